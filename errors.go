@@ -1,0 +1,58 @@
+package lore
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error codes. Every layer returns these for failures whose meaning is known;
+// api/ maps each code to one HTTP status in a single table.
+const (
+	EINVALID     = "invalid"     // bad input from the caller (HTTP 400)
+	ENOTFOUND    = "not_found"   // the record does not exist in the caller's scope (404)
+	ECONFLICT    = "conflict"    // the write conflicts with stored state (409)
+	ETOOLARGE    = "too_large"   // the input exceeds a configured limit (413)
+	EUNAVAILABLE = "unavailable" // a dependency is down or not configured (503)
+	EINTERNAL    = "internal"    // anything else; details are logged, not shown (500)
+)
+
+// Error is an application error with a machine-readable code and a message
+// that is safe to show to the caller.
+type Error struct {
+	Code    string
+	Message string
+}
+
+// Error implements the error interface.
+func (e *Error) Error() string {
+	return fmt.Sprintf("lore error: code=%s message=%s", e.Code, e.Message)
+}
+
+// Errorf returns an *Error with the given code and a formatted message.
+func Errorf(code string, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the code of the first *Error in err's chain, EINTERNAL for
+// any other non-nil error, and "" for nil.
+func ErrorCode(err error) string {
+	var e *Error
+	if err == nil {
+		return ""
+	} else if errors.As(err, &e) {
+		return e.Code
+	}
+	return EINTERNAL
+}
+
+// ErrorMessage returns the message of the first *Error in err's chain, or a
+// generic message for other errors so internals never reach the caller.
+func ErrorMessage(err error) string {
+	var e *Error
+	if err == nil {
+		return ""
+	} else if errors.As(err, &e) {
+		return e.Message
+	}
+	return "internal error"
+}

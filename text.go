@@ -1,0 +1,60 @@
+package lore
+
+import (
+	"strings"
+	"unicode"
+)
+
+// MaxPredicateLength bounds a normalized predicate.
+const MaxPredicateLength = 64
+
+// NormalizeName folds a name for matching: lower case, inner white space
+// collapsed, surrounding punctuation and a leading "the " removed.
+func NormalizeName(name string) string {
+	s := strings.ToLower(strings.Join(strings.Fields(name), " "))
+	s = strings.TrimFunc(s, func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSymbol(r) || unicode.IsSpace(r) })
+	s = strings.TrimPrefix(s, "the ")
+	return s
+}
+
+// NormalizePredicate turns a predicate into snake_case of [a-z0-9_], for
+// example "Works At" → "works_at". It returns EINVALID when nothing is left
+// or the result is longer than MaxPredicateLength. Predicates are data, never
+// labels or relationship types, but are kept to this alphabet all the same.
+func NormalizePredicate(p string) (string, error) {
+	var b strings.Builder
+	underscore := false
+	for _, r := range strings.ToLower(strings.TrimSpace(p)) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+			underscore = false
+		case !underscore && b.Len() > 0:
+			b.WriteByte('_')
+			underscore = true
+		}
+	}
+	out := strings.TrimRight(b.String(), "_")
+	if out == "" {
+		return "", Errorf(EINVALID, "predicate %q has no letters or digits", p)
+	}
+	if len(out) > MaxPredicateLength {
+		return "", Errorf(EINVALID, "predicate %q is longer than %d characters", p, MaxPredicateLength)
+	}
+	return out, nil
+}
+
+// SingleValued reports whether a subject holds at most one current object
+// for the predicate, so that a new object contradicts the old one (someone
+// lives in one city at a time, but likes many things).
+func SingleValued(predicate string) bool {
+	switch predicate {
+	case "lives_in", "works_at", "works_as", "job_title", "age", "birthday", "born_on",
+		"name", "is_named", "married_to", "is_married_to", "relationship_status",
+		"located_in", "employer", "studies_at", "current_city", "nationality",
+		"favorite_color", "favorite_food", "favorite_book", "favorite_movie", "favorite_sport",
+		"has_job", "is_dating", "engaged_to":
+		return true
+	}
+	return false
+}
