@@ -1,0 +1,83 @@
+package retrieve
+
+// Fusion modes for Config.Fusion.
+const (
+	FusionWeighted = "weighted" // weighted sum of per-signal normalised scores
+	FusionRRF      = "rrf"      // reciprocal rank fusion
+)
+
+// Signals switches candidate sources on and off, for ablations: with only
+// BM25 set the pipeline is a plain BM25 search.
+type Signals struct {
+	BM25  bool `json:"bm25"`
+	Dense bool `json:"dense"` // needs Pipeline.Embedder
+	Graph bool `json:"graph"` // link query terms to entities and walk the graph
+	// EntityExpansion adds the linked entities' names and aliases, and the
+	// user's most connected entities for first-person queries, to the text
+	// query.
+	EntityExpansion bool `json:"entity_expansion"`
+	// Temporal boosts candidates whose time falls in a time expression of
+	// the query ("last week").
+	Temporal bool `json:"temporal"`
+}
+
+// Weights are the fusion weights of the signals, applied to scores
+// normalised to 0..1 per query.
+type Weights struct {
+	BM25     float64 `json:"bm25"`
+	Dense    float64 `json:"dense"`
+	Graph    float64 `json:"graph"`
+	Temporal float64 `json:"temporal"`
+}
+
+// Config tunes the pipeline.
+type Config struct {
+	Signals Signals `json:"signals"`
+	Weights Weights `json:"weights"`
+	Fusion  string  `json:"fusion"` // FusionWeighted or FusionRRF
+	RRFK    float64 `json:"rrf_k"`  // RRF's rank offset, 60 by convention
+
+	// TextPool and VectorPool are the candidates taken from each index
+	// search; at least TopK is always taken.
+	TextPool   int `json:"text_pool"`
+	VectorPool int `json:"vector_pool"`
+	// GraphPool bounds the facts taken from the graph walk.
+	GraphPool int `json:"graph_pool"`
+	// MaxHops is how far the walk goes from a linked entity: 1 or 2.
+	MaxHops int `json:"max_hops"`
+	// MaxLinkedEntities bounds the entities linked from query n-grams.
+	MaxLinkedEntities int `json:"max_linked_entities"`
+	// UserEntities is how many of the user's most connected entities join
+	// the expansion for first-person queries.
+	UserEntities int `json:"user_entities"`
+	// MaxExpansionTerms bounds the words added to the text query.
+	MaxExpansionTerms int `json:"max_expansion_terms"`
+	// RecencyHalfLife is the age at which the graph signal's recency factor
+	// halves, in days.
+	RecencyHalfLifeDays float64 `json:"recency_half_life_days"`
+	// DuplicateSimilarity is the word-set Jaccard similarity above which a
+	// lower-ranked result is dropped as a near duplicate of a higher one.
+	DuplicateSimilarity float64 `json:"duplicate_similarity"`
+	// ContextChars bounds Response.Context.
+	ContextChars int `json:"context_chars"`
+}
+
+// DefaultConfig returns the tuned defaults: every signal on, weighted fusion.
+func DefaultConfig() Config {
+	return Config{
+		Signals:             Signals{BM25: true, Dense: true, Graph: true, EntityExpansion: true, Temporal: true},
+		Weights:             Weights{BM25: 1.0, Dense: 1.0, Graph: 0.5, Temporal: 0.3},
+		Fusion:              FusionWeighted,
+		RRFK:                60,
+		TextPool:            100,
+		VectorPool:          100,
+		GraphPool:           100,
+		MaxHops:             2,
+		MaxLinkedEntities:   8,
+		UserEntities:        3,
+		MaxExpansionTerms:   12,
+		RecencyHalfLifeDays: 180,
+		DuplicateSimilarity: 0.9,
+		ContextChars:        6000,
+	}
+}

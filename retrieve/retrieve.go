@@ -1,0 +1,89 @@
+// Package retrieve is Lore's hybrid retrieval pipeline: it analyses a query,
+// gathers candidates from BM25, dense vectors and the user's knowledge graph,
+// fuses their scores, hydrates and filters the records and renders a
+// prompt-ready context. Each stage is a small function over plain values so it
+// can be tested without a database; Pipeline wires them to the ports.
+package retrieve
+
+import (
+	"context"
+	"time"
+
+	"github.com/lore-memory/lore"
+)
+
+// Pipeline answers searches over one GraphStore and one Index. Its fields are
+// its dependencies; the zero Config is not useful, start from DefaultConfig.
+type Pipeline struct {
+	Graph    lore.GraphStore
+	Index    lore.Index
+	Embedder lore.Embedder   // nil: no dense signal
+	Config   Config          // DefaultConfig() gives the tuned defaults
+	Now      func() time.Time // nil: time.Now
+	// Temporal resolves time expressions in a query against a reference
+	// time. Nil means temporal.Parse.
+	Temporal func(text string, ref time.Time) []TimeSpan
+}
+
+// TimeSpan is a time expression found in a query, resolved to [Start, End).
+type TimeSpan struct {
+	Text       string
+	Start, End time.Time
+}
+
+// Request is one search.
+type Request struct {
+	Scope              lore.Scope
+	Query              string
+	TopK               int            // 0 → 10
+	Kinds              []lore.DocKind // empty → facts and episodes
+	Filter             *Filter        // metadata filter; nil → none
+	Since, Until       *time.Time     // time range on occurrence time
+	Threshold          float64        // drop results with Score below it
+	Explain            bool           // fill Result.ScoreDetails
+	IncludeInvalidated bool
+	QueryTime          time.Time // "now" for relative dates in the query ("last week"); zero → Now()
+}
+
+// Response is the answer to a search.
+type Response struct {
+	Results  []Result       `json:"results"`
+	Entities []*lore.Entity `json:"entities"` // the user's entities linked from the query
+	Context  string         `json:"context"`  // prompt-ready text of the results, with dates
+}
+
+// Result is one memory found by a search: a fact or an episode.
+type Result struct {
+	ID           string             `json:"id"`
+	Type         lore.DocKind       `json:"type"`
+	Memory       string             `json:"memory"`
+	Score        float64            `json:"score"`
+	Fact         *lore.Fact         `json:"fact,omitempty"`
+	Episode      *lore.Episode      `json:"-"`
+	Sources      []Source           `json:"sources"`
+	ScoreDetails map[string]float64 `json:"score_details,omitempty"` // per-signal scores, with Explain
+}
+
+// Source is an episode a result comes from.
+type Source struct {
+	EpisodeID  string    `json:"episode_id"`
+	SourceID   string    `json:"source_id,omitempty"`
+	OccurredAt time.Time `json:"occurred_at"`
+	Content    string    `json:"content"`
+}
+
+// DefaultTopK is the number of results when a request asks for none.
+const DefaultTopK = 10
+
+func (p *Pipeline) now() time.Time {
+	if p.Now != nil {
+		return p.Now()
+	}
+	return time.Now()
+}
+
+// Search runs the pipeline for one request. It returns EINVALID for a scope
+// that names neither a user nor an agent, so no search crosses users.
+func (p *Pipeline) Search(ctx context.Context, req Request) (*Response, error) {
+	return p.search(ctx, req)
+}
