@@ -17,8 +17,8 @@ import (
 type Pipeline struct {
 	Graph    lore.GraphStore
 	Index    lore.Index
-	Embedder lore.Embedder   // nil: no dense signal
-	Config   Config          // DefaultConfig() gives the tuned defaults
+	Embedder lore.Embedder    // nil: no dense signal
+	Config   Config           // DefaultConfig() gives the tuned defaults
 	Now      func() time.Time // nil: time.Now
 	// Temporal resolves time expressions in a query against a reference
 	// time. Nil means temporal.Parse.
