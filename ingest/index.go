@@ -1,0 +1,175 @@
+package ingest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/retrieve"
+)
+
+// metaEmbedder is the MetaStore key under which the embedder a store was
+// built with is recorded.
+const metaEmbedder = "embedder"
+
+// IndexFacts embeds facts (when an embedder is set) and upserts them into
+// the index under retrieve.FactKey. The api package calls it after it
+// changes a fact.
+func (s *Service) IndexFacts(ctx context.Context, facts []*lore.Fact) error {
+	docs := make([]lore.IndexDoc, len(facts))
+	for i, f := range facts {
+		docs[i] = lore.IndexDoc{ID: f.ID, Kind: lore.KindFact, Scope: f.Scope, Text: retrieve.FactKey(f), Time: f.LastSeen}
+	}
+	return s.upsert(ctx, docs)
+}
+
+// IndexEpisodes embeds episodes (when an embedder is set) and upserts them
+// into the index under retrieve.EpisodeKey, without their facts. The api
+// package calls it after it changes an episode.
+func (s *Service) IndexEpisodes(ctx context.Context, eps []*lore.Episode) error {
+	return s.indexEpisodes(ctx, eps, nil)
+}
+
+// indexEpisodes indexes episodes with the facts extracted from each, keyed
+// by episode id.
+func (s *Service) indexEpisodes(ctx context.Context, eps []*lore.Episode, facts map[string][]*lore.Fact) error {
+	docs := make([]lore.IndexDoc, len(eps))
+	for i, ep := range eps {
+		docs[i] = lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: ep.Scope, Text: retrieve.EpisodeKey(ep, facts[ep.ID]), Time: ep.OccurredAt}
+	}
+	return s.upsert(ctx, docs)
+}
+
+// upsert embeds the documents' texts in batches and writes them to the
+// index in the same batches, so a large reindex never holds every vector.
+func (s *Service) upsert(ctx context.Context, docs []lore.IndexDoc) error {
+	if len(docs) == 0 {
+		return nil
+	}
+	n := s.cfg().EmbedBatchSize
+	for start := 0; start < len(docs); start += n {
+		batch := docs[start:min(start+n, len(docs))]
+		if s.Embedder != nil {
+			texts := make([]string, len(batch))
+			for i, d := range batch {
+				texts[i] = d.Text
+			}
+			vecs, err := s.embed(ctx, texts)
+			if err != nil {
+				return err
+			}
+			for i := range batch {
+				batch[i].Vector = vecs[i]
+			}
+		}
+		if err := s.Index.Upsert(ctx, batch); err != nil {
+			return fmt.Errorf("ingest: index upsert: %w", err)
+		}
+	}
+	return nil
+}
+
+// embed calls the embedder and checks that it kept its promise of one
+// vector per text.
+func (s *Service) embed(ctx context.Context, texts []string) ([][]float32, error) {
+	vecs, err := s.Embedder.Embed(ctx, texts)
+	if err != nil {
+		return nil, fmt.Errorf("ingest: embed: %w", err)
+	}
+	if len(vecs) != len(texts) {
+		return nil, lore.Errorf(lore.EINTERNAL, "embedder returned %d vectors for %d texts", len(vecs), len(texts))
+	}
+	return vecs, nil
+}
+
+// Reindex re-embeds and re-indexes every episode and fact (current and
+// invalidated) that the scope contains, for instance after the embedder
+// changed. It returns the number of documents written.
+func (s *Service) Reindex(ctx context.Context, scope lore.Scope) (int, error) {
+	scope = scope.WithDefaults()
+	if err := scope.Validate(); err != nil {
+		return 0, err
+	}
+	const page = 500
+	total := 0
+	// Episode keys include the sentences of their facts; only the text is
+	// kept, so a large scope does not hold every fact twice.
+	bySource := map[string][]*lore.Fact{}
+	for off := 0; ; off += page {
+		facts, err := s.Store.FindFacts(ctx, lore.FactFilter{Scope: scope, IncludeInvalidated: true, Limit: page, Offset: off})
+		if err != nil {
+			return total, fmt.Errorf("ingest: reindex facts: %w", err)
+		}
+		if err := s.IndexFacts(ctx, facts); err != nil {
+			return total, err
+		}
+		for _, f := range facts {
+			slim := &lore.Fact{Text: f.Text}
+			for _, id := range f.SourceEpisodeIDs {
+				bySource[id] = append(bySource[id], slim)
+			}
+		}
+		total += len(facts)
+		if len(facts) < page {
+			break
+		}
+	}
+	for off := 0; ; off += page {
+		eps, err := s.Store.FindEpisodes(ctx, lore.EpisodeFilter{Scope: scope, Limit: page, Offset: off})
+		if err != nil {
+			return total, fmt.Errorf("ingest: reindex episodes: %w", err)
+		}
+		if err := s.indexEpisodes(ctx, eps, bySource); err != nil {
+			return total, err
+		}
+		total += len(eps)
+		if len(eps) < page {
+			break
+		}
+	}
+	if s.Embedder != nil {
+		if err := s.recordEmbedder(ctx); err != nil {
+			return total, err
+		}
+	}
+	return total, nil
+}
+
+// CheckEmbedder compares the configured embedder with the one the store was
+// built with. The first start records it; a different one is refused with
+// ECONFLICT naming `lore reindex`, since vectors of two models cannot be
+// compared. Without an embedder there is nothing to check.
+func (s *Service) CheckEmbedder(ctx context.Context) error {
+	if s.Embedder == nil {
+		return nil
+	}
+	want := s.Embedder.Info()
+	raw, err := s.Store.GetMeta(ctx, metaEmbedder)
+	if lore.ErrorCode(err) == lore.ENOTFOUND {
+		return s.recordEmbedder(ctx)
+	} else if err != nil {
+		return fmt.Errorf("ingest: read embedder meta: %w", err)
+	}
+	var have lore.EmbedderInfo
+	if err := json.Unmarshal([]byte(raw), &have); err != nil {
+		return fmt.Errorf("ingest: decode embedder meta %q: %w", raw, err)
+	}
+	if have != want {
+		return lore.Errorf(lore.ECONFLICT, "store was built with %s (dim %d); run `lore reindex` to re-embed with %s (dim %d)",
+			have.Name, have.Dim, want.Name, want.Dim)
+	}
+	return nil
+}
+
+// recordEmbedder writes the configured embedder's info to the MetaStore.
+func (s *Service) recordEmbedder(ctx context.Context) error {
+	b, err := json.Marshal(s.Embedder.Info())
+	if err != nil {
+		return fmt.Errorf("ingest: encode embedder meta: %w", err)
+	}
+	if err := s.Store.SetMeta(ctx, metaEmbedder, string(b)); err != nil {
+		return fmt.Errorf("ingest: write embedder meta: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,324 @@
+// Package ingest turns conversations into memory: it stores episodes
+// durably, indexes them, and extracts entities and facts into the knowledge
+// graph, either within the request or through a durable job queue worked by
+// a pool of background workers.
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"maps"
+	"sync"
+	"time"
+
+	"github.com/lore-memory/lore"
+)
+
+// Config tunes ingestion. DefaultConfig gives the defaults; zero fields are
+// replaced by them.
+type Config struct {
+	// Workers is the number of background workers RunWorkers starts.
+	Workers int
+	// PerTenantConcurrency bounds the jobs of one tenant that run at once in
+	// this process, so one busy tenant cannot starve the others.
+	PerTenantConcurrency int
+	// MaxAttempts is how many times a job runs before it is dead-lettered.
+	MaxAttempts int
+	// BackoffBase and BackoffMax bound the exponential delay before a
+	// retryable failure is tried again.
+	BackoffBase time.Duration
+	BackoffMax  time.Duration
+	// Lease is how long a claimed job belongs to its worker; a job whose
+	// lease expired (its worker crashed) is claimed again.
+	Lease time.Duration
+	// PollInterval is how often idle workers look for due jobs.
+	PollInterval time.Duration
+	// BatchSize is the number of episodes given to the extractor per call.
+	BatchSize int
+	// EmbedBatchSize is the number of texts embedded per Embedder call.
+	EmbedBatchSize int
+	// MaxMessages bounds the messages of one Add.
+	MaxMessages int
+	// MaxContentBytes bounds one message's content.
+	MaxContentBytes int
+	// MaxCandidateEntities and MaxCandidateFacts bound the existing records
+	// given to the extractor to resolve against.
+	MaxCandidateEntities int
+	MaxCandidateFacts    int
+	// MaxNGram is the longest word n-gram looked up as an entity name.
+	MaxNGram int
+	// EntitySimilarity is the cosine similarity of name embeddings above
+	// which an extracted entity is taken to be an existing one of the same
+	// type.
+	EntitySimilarity float64
+}
+
+// DefaultConfig returns the defaults: four workers, two jobs per tenant at a
+// time, five attempts with backoff from 1s to 5min.
+func DefaultConfig() Config {
+	return Config{
+		Workers:              4,
+		PerTenantConcurrency: 2,
+		MaxAttempts:          5,
+		BackoffBase:          time.Second,
+		BackoffMax:           5 * time.Minute,
+		Lease:                5 * time.Minute,
+		PollInterval:         time.Second,
+		BatchSize:            20,
+		EmbedBatchSize:       64,
+		MaxMessages:          500,
+		MaxContentBytes:      64 << 10,
+		MaxCandidateEntities: 50,
+		MaxCandidateFacts:    50,
+		MaxNGram:             4,
+		EntitySimilarity:     0.9,
+	}
+}
+
+// withDefaults returns c with zero fields replaced by the defaults.
+func (c Config) withDefaults() Config {
+	d := DefaultConfig()
+	setInt := func(v *int, def int) {
+		if *v <= 0 {
+			*v = def
+		}
+	}
+	setDur := func(v *time.Duration, def time.Duration) {
+		if *v <= 0 {
+			*v = def
+		}
+	}
+	setInt(&c.Workers, d.Workers)
+	setInt(&c.PerTenantConcurrency, d.PerTenantConcurrency)
+	setInt(&c.MaxAttempts, d.MaxAttempts)
+	setDur(&c.BackoffBase, d.BackoffBase)
+	setDur(&c.BackoffMax, d.BackoffMax)
+	setDur(&c.Lease, d.Lease)
+	setDur(&c.PollInterval, d.PollInterval)
+	setInt(&c.BatchSize, d.BatchSize)
+	setInt(&c.EmbedBatchSize, d.EmbedBatchSize)
+	setInt(&c.MaxMessages, d.MaxMessages)
+	setInt(&c.MaxContentBytes, d.MaxContentBytes)
+	setInt(&c.MaxCandidateEntities, d.MaxCandidateEntities)
+	setInt(&c.MaxCandidateFacts, d.MaxCandidateFacts)
+	setInt(&c.MaxNGram, d.MaxNGram)
+	if c.EntitySimilarity <= 0 || c.EntitySimilarity > 1 {
+		c.EntitySimilarity = d.EntitySimilarity
+	}
+	if c.BackoffMax < c.BackoffBase {
+		c.BackoffMax = c.BackoffBase
+	}
+	return c
+}
+
+// Service ingests conversations. Its dependencies are explicit fields; the
+// zero values of Embedder, Config, Logger and Now are usable.
+type Service struct {
+	Store     lore.Store
+	Index     lore.Index
+	Embedder  lore.Embedder // nil: no vectors
+	Extractor lore.Extractor
+	Config    Config
+	Logger    *slog.Logger // nil: slog.Default()
+	Now       func() time.Time
+
+	// wake tells idle workers that Add enqueued a job, so they need not wait
+	// for the next poll.
+	wakeOnce sync.Once
+	wake     chan struct{}
+}
+
+// Message is one chat message given to Add.
+type Message struct {
+	Role      string         `json:"role"`
+	Content   string         `json:"content"`
+	Name      string         `json:"name,omitempty"`
+	CreatedAt *time.Time     `json:"created_at,omitempty"`
+	SourceID  string         `json:"source_id,omitempty"`
+	Metadata  map[string]any `json:"metadata,omitempty"`
+}
+
+// AddRequest asks Add to store messages for a scope.
+type AddRequest struct {
+	Scope    lore.Scope
+	Messages []Message
+	Metadata map[string]any
+	// Infer false stores the messages verbatim as memories and extracts
+	// nothing.
+	Infer bool
+	// Sync true extracts within the call instead of enqueuing a job.
+	Sync bool
+}
+
+// AddResult reports what Add did: the stored episodes, the job that will
+// extract from them (async), or the memory events (sync or verbatim).
+type AddResult struct {
+	EpisodeIDs []string           `json:"episode_ids"`
+	JobID      string             `json:"job_id,omitempty"`
+	Events     []lore.MemoryEvent `json:"results,omitempty"`
+}
+
+// JobKindExtract is the kind of the jobs Add enqueues.
+const JobKindExtract = "extract"
+
+// validRole reports whether Add accepts a message role.
+func validRole(role string) bool {
+	switch role {
+	case "user", "assistant", "system", "tool":
+		return true
+	}
+	return false
+}
+
+func (s *Service) cfg() Config { return s.Config.withDefaults() }
+
+func (s *Service) logger() *slog.Logger {
+	if s.Logger != nil {
+		return s.Logger
+	}
+	return slog.Default()
+}
+
+func (s *Service) now() time.Time {
+	if s.Now != nil {
+		return s.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+func (s *Service) wakeCh() chan struct{} {
+	s.wakeOnce.Do(func() { s.wake = make(chan struct{}, 1) })
+	return s.wake
+}
+
+// notify wakes one idle worker without blocking.
+func (s *Service) notify() {
+	select {
+	case s.wakeCh() <- struct{}{}:
+	default:
+	}
+}
+
+// validate checks an AddRequest and returns its scope with defaults applied.
+func (s *Service) validate(req AddRequest) (lore.Scope, error) {
+	cfg := s.cfg()
+	scope := req.Scope.WithDefaults()
+	if err := scope.Validate(); err != nil {
+		return scope, err
+	}
+	if len(req.Messages) == 0 {
+		return scope, lore.Errorf(lore.EINVALID, "messages is empty")
+	}
+	if len(req.Messages) > cfg.MaxMessages {
+		return scope, lore.Errorf(lore.ETOOLARGE, "messages holds %d messages, more than %d", len(req.Messages), cfg.MaxMessages)
+	}
+	for i, m := range req.Messages {
+		if !validRole(m.Role) {
+			return scope, lore.Errorf(lore.EINVALID, "messages[%d].role %q is not one of user, assistant, system, tool", i, m.Role)
+		}
+		if isBlank(m.Content) {
+			return scope, lore.Errorf(lore.EINVALID, "messages[%d].content is empty", i)
+		}
+		if len(m.Content) > cfg.MaxContentBytes {
+			return scope, lore.Errorf(lore.ETOOLARGE, "messages[%d].content is longer than %d bytes", i, cfg.MaxContentBytes)
+		}
+		if err := lore.ValidateID(fmt.Sprintf("messages[%d].source_id", i), m.SourceID); err != nil {
+			return scope, err
+		}
+		if err := lore.ValidateID(fmt.Sprintf("messages[%d].name", i), m.Name); err != nil {
+			return scope, err
+		}
+		if m.CreatedAt != nil && m.CreatedAt.IsZero() {
+			return scope, lore.Errorf(lore.EINVALID, "messages[%d].created_at is the zero time", i)
+		}
+	}
+	return scope, nil
+}
+
+// Add validates the request, stores its messages as episodes, indexes them,
+// and then extracts from them within the call (Sync), enqueues an extract
+// job (the default), or stops there (Infer false). It returns EINVALID or
+// ETOOLARGE naming the offending field.
+func (s *Service) Add(ctx context.Context, req AddRequest) (*AddResult, error) {
+	scope, err := s.validate(req)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	eps := make([]*lore.Episode, len(req.Messages))
+	for i, m := range req.Messages {
+		occurred := now
+		if m.CreatedAt != nil {
+			occurred = m.CreatedAt.UTC()
+		}
+		var md map[string]any
+		if len(req.Metadata) > 0 || len(m.Metadata) > 0 {
+			md = make(map[string]any, len(req.Metadata)+len(m.Metadata))
+			maps.Copy(md, req.Metadata)
+			// A message's own metadata wins over the request's.
+			maps.Copy(md, m.Metadata)
+		}
+		eps[i] = &lore.Episode{
+			Scope:      scope,
+			Role:       m.Role,
+			Speaker:    m.Name,
+			Content:    m.Content,
+			OccurredAt: occurred,
+			SourceID:   m.SourceID,
+			Metadata:   md,
+			Verbatim:   !req.Infer,
+		}
+	}
+	// Episodes are stored before anything else so that no later failure
+	// can lose what the caller said.
+	if err := s.Store.AddEpisodes(ctx, eps); err != nil {
+		return nil, fmt.Errorf("ingest: store episodes: %w", err)
+	}
+	res := &AddResult{EpisodeIDs: make([]string, len(eps))}
+	for i, ep := range eps {
+		res.EpisodeIDs[i] = ep.ID
+	}
+	if err := s.IndexEpisodes(ctx, eps); err != nil {
+		return nil, err
+	}
+	switch {
+	case !req.Infer:
+		for _, ep := range eps {
+			res.Events = append(res.Events, lore.MemoryEvent{ID: ep.ID, Memory: ep.Content, Event: lore.EventAdd, Type: lore.KindEpisode})
+		}
+		return res, nil
+	case req.Sync:
+		events, err := s.extractEpisodes(ctx, scope, eps)
+		if err != nil {
+			return nil, err
+		}
+		res.Events = events
+		return res, nil
+	}
+	job := &lore.Job{
+		Scope:       scope,
+		Kind:        JobKindExtract,
+		EpisodeIDs:  res.EpisodeIDs,
+		Status:      lore.JobQueued,
+		MaxAttempts: s.cfg().MaxAttempts,
+		NextRunAt:   now,
+		CreatedAt:   now,
+		UpdatedAt:   now,
+	}
+	if err := s.Store.EnqueueJob(ctx, job); err != nil {
+		return nil, fmt.Errorf("ingest: enqueue job: %w", err)
+	}
+	res.JobID = job.ID
+	s.notify()
+	return res, nil
+}
+
+func isBlank(s string) bool {
+	for _, r := range s {
+		if r != ' ' && r != '\t' && r != '\n' && r != '\r' {
+			return false
+		}
+	}
+	return true
+}

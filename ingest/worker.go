@@ -1,0 +1,213 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/lore-memory/lore"
+)
+
+// RunWorkers works the durable job queue with Config.Workers goroutines
+// until ctx is done, then waits for them and returns nil. It resumes where
+// a previous process stopped: queued and retrying jobs, and running jobs
+// whose lease expired, are claimed again. Failures are stored on the job,
+// never only logged.
+func (s *Service) RunWorkers(ctx context.Context) error {
+	if s.Store == nil || s.Index == nil || s.Extractor == nil {
+		return lore.Errorf(lore.EINVALID, "ingest: Store, Index and Extractor are required to run workers")
+	}
+	cfg := s.cfg()
+	lim := &tenantLimiter{limit: cfg.PerTenantConcurrency, running: map[string]int{}}
+	var wg sync.WaitGroup
+	for range cfg.Workers {
+		wg.Go(func() { s.work(ctx, lim) })
+	}
+	wg.Wait()
+	return nil
+}
+
+// tenantLimiter counts the jobs running per tenant in this process. Claims
+// go through its lock so that two workers cannot both take a tenant's last
+// free slot.
+type tenantLimiter struct {
+	mu      sync.Mutex
+	limit   int
+	running map[string]int
+}
+
+// claim takes the next due job of a tenant below its limit, or returns nil.
+func (l *tenantLimiter) claim(ctx context.Context, q lore.JobQueue, req lore.ClaimRequest) (*lore.Job, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for t, n := range l.running {
+		if n >= l.limit {
+			req.SkipTenants = append(req.SkipTenants, t)
+		}
+	}
+	slices.Sort(req.SkipTenants)
+	job, err := q.ClaimJob(ctx, req)
+	if lore.ErrorCode(err) == lore.ENOTFOUND {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	l.running[job.Scope.TenantID]++
+	return job, nil
+}
+
+func (l *tenantLimiter) release(tenant string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.running[tenant]--; l.running[tenant] <= 0 {
+		delete(l.running, tenant)
+	}
+}
+
+// work is one worker's loop: claim a due job, run it, and when none is due
+// sleep until the poll interval passes or Add signals new work.
+func (s *Service) work(ctx context.Context, lim *tenantLimiter) {
+	cfg := s.cfg()
+	for ctx.Err() == nil {
+		job, err := lim.claim(ctx, s.Store, lore.ClaimRequest{Now: s.now(), Lease: cfg.Lease})
+		if err != nil && ctx.Err() == nil {
+			// The store is unreachable; there is no job to record this on,
+			// so it is logged, and the worker tries again after a poll.
+			s.logger().Error("ingest: claim job", "err", err)
+		}
+		if job != nil {
+			s.runJob(ctx, job)
+			lim.release(job.Scope.TenantID)
+			continue
+		}
+		t := time.NewTimer(cfg.PollInterval)
+		select {
+		case <-ctx.Done():
+		case <-s.wakeCh():
+		case <-t.C:
+		}
+		t.Stop()
+	}
+}
+
+// runJob runs one claimed job and stores its outcome.
+func (s *Service) runJob(ctx context.Context, job *lore.Job) {
+	events, err := s.runExtractJob(ctx, job)
+	// The outcome is saved even when ctx was cancelled mid-run, so a
+	// shutdown hands the job back at once instead of after its lease.
+	saveCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	s.settle(job, events, err, ctx.Err() != nil)
+	if serr := s.Store.SaveJob(saveCtx, job); serr != nil {
+		// The lease will expire and the job run again; nothing is lost.
+		s.logger().Error("ingest: save job", "job", job.ID, "tenant", job.Scope.TenantID, "status", job.Status, "err", serr)
+	}
+}
+
+// settle sets a job's state from the outcome of one run.
+func (s *Service) settle(job *lore.Job, events []lore.MemoryEvent, err error, interrupted bool) {
+	now := s.now()
+	job.UpdatedAt = now
+	job.LeaseUntil = nil
+	maxAttempts := job.MaxAttempts
+	if maxAttempts <= 0 {
+		maxAttempts = s.cfg().MaxAttempts
+	}
+	switch {
+	case err == nil:
+		job.Status = lore.JobDone
+		job.Events = events
+		job.Error = ""
+	case interrupted:
+		// A shutdown is not the job's failure: it goes back to the queue
+		// without spending an attempt.
+		job.Status = lore.JobQueued
+		job.Attempts = max(job.Attempts-1, 0)
+		job.NextRunAt = now
+		job.Error = "interrupted by shutdown: " + err.Error()
+	case retryable(err) && job.Attempts < maxAttempts:
+		job.Status = lore.JobRetrying
+		job.NextRunAt = now.Add(s.backoff(job.Attempts))
+		job.Error = err.Error()
+	default:
+		job.Status = lore.JobFailed
+		job.Error = err.Error()
+		s.logger().Warn("ingest: job failed", "job", job.ID, "tenant", job.Scope.TenantID, "attempts", job.Attempts, "err", err)
+	}
+}
+
+// retryable reports whether a failure may go away by itself: a dependency
+// that is down or rate-limiting (EUNAVAILABLE) or an unexpected internal
+// error. Bad input (EINVALID and the rest) fails the same way every time.
+func retryable(err error) bool {
+	switch lore.ErrorCode(err) {
+	case lore.EUNAVAILABLE, lore.EINTERNAL:
+		return true
+	}
+	return false
+}
+
+// backoff returns the delay before attempt+1: BackoffBase doubled per
+// attempt made, capped at BackoffMax, with the upper half jittered so that
+// jobs failing together do not retry together.
+func (s *Service) backoff(attempts int) time.Duration {
+	cfg := s.cfg()
+	d := cfg.BackoffBase
+	for i := 1; i < attempts && d < cfg.BackoffMax; i++ {
+		d *= 2
+	}
+	d = min(d, cfg.BackoffMax)
+	half := d / 2
+	return half + rand.N(d-half+1)
+}
+
+// runExtractJob loads a job's episodes and extracts from them.
+func (s *Service) runExtractJob(ctx context.Context, job *lore.Job) ([]lore.MemoryEvent, error) {
+	if job.Kind != JobKindExtract {
+		return nil, lore.Errorf(lore.EINVALID, "job kind %q is unknown", job.Kind)
+	}
+	if len(job.EpisodeIDs) == 0 {
+		return nil, nil
+	}
+	eps, err := s.Store.FindEpisodes(ctx, lore.EpisodeFilter{Scope: job.Scope, IDs: job.EpisodeIDs})
+	if err != nil {
+		return nil, fmt.Errorf("ingest: load job episodes: %w", err)
+	}
+	// Episodes deleted since the job was queued are simply not extracted.
+	return s.extractEpisodes(ctx, job.Scope, eps)
+}
+
+// RetryJob puts a failed (dead-lettered) job back in the queue with fresh
+// attempts. It returns ENOTFOUND for an unknown job and ECONFLICT for a job
+// that has not failed.
+func (s *Service) RetryJob(ctx context.Context, tenantID, jobID string) (*lore.Job, error) {
+	if tenantID == "" {
+		tenantID = lore.DefaultTenant
+	}
+	job, err := s.Store.GetJob(ctx, tenantID, jobID)
+	if err != nil {
+		if lore.ErrorCode(err) == lore.ENOTFOUND {
+			return nil, err
+		}
+		return nil, fmt.Errorf("ingest: get job: %w", err)
+	}
+	if job.Status != lore.JobFailed {
+		return nil, lore.Errorf(lore.ECONFLICT, "job %s is %s; only failed jobs can be retried", job.ID, job.Status)
+	}
+	now := s.now()
+	job.Status = lore.JobQueued
+	job.Attempts = 0
+	job.MaxAttempts = s.cfg().MaxAttempts
+	job.NextRunAt = now
+	job.LeaseUntil = nil
+	job.UpdatedAt = now
+	// The previous error stays visible until the job runs again.
+	if err := s.Store.SaveJob(ctx, job); err != nil {
+		return nil, fmt.Errorf("ingest: save job: %w", err)
+	}
+	s.notify()
+	return job, nil
+}
