@@ -6,6 +6,12 @@ const (
 	FusionRRF      = "rrf"      // reciprocal rank fusion
 )
 
+// Normalisations for Config.Normalize.
+const (
+	NormalizeMinMax = "minmax" // (s - min) / (max - min) over the query's candidates
+	NormalizeMax    = "max"    // s / max, keeping the ratios between scores
+)
+
 // Signals switches candidate sources on and off, for ablations: with only
 // BM25 set the pipeline is a plain BM25 search.
 type Signals struct {
@@ -28,6 +34,8 @@ type Weights struct {
 	Dense    float64 `json:"dense"`
 	Graph    float64 `json:"graph"`
 	Temporal float64 `json:"temporal"`
+	// Expansion weighs the BM25 search for the expansion terms alone.
+	Expansion float64 `json:"expansion"`
 }
 
 // Config tunes the pipeline.
@@ -36,6 +44,9 @@ type Config struct {
 	Weights Weights `json:"weights"`
 	Fusion  string  `json:"fusion"` // FusionWeighted or FusionRRF
 	RRFK    float64 `json:"rrf_k"`  // RRF's rank offset, 60 by convention
+	// Normalize is how weighted fusion scales each signal to 0..1:
+	// NormalizeMinMax or NormalizeMax.
+	Normalize string `json:"normalize"`
 
 	// TextPool and VectorPool are the candidates taken from each index
 	// search; at least TopK is always taken.
@@ -66,7 +77,8 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{
 		Signals:             Signals{BM25: true, Dense: true, Graph: true, EntityExpansion: true, Temporal: true},
-		Weights:             Weights{BM25: 1.0, Dense: 1.0, Graph: 0.5, Temporal: 0.3},
+		Weights:             Weights{BM25: 1.0, Dense: 1.0, Graph: 0.5, Temporal: 0.3, Expansion: 0.3},
+		Normalize:           NormalizeMax,
 		Fusion:              FusionWeighted,
 		RRFK:                60,
 		TextPool:            100,

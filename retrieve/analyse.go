@@ -1,0 +1,144 @@
+package retrieve
+
+import (
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/lore-memory/lore"
+)
+
+// analysis is what the pipeline needs to know about a query.
+type analysis struct {
+	// Words are the query's words, lower case, possessive 's removed.
+	Words []string
+	// Terms are the content words: Words without stopwords.
+	Terms []string
+	// NGrams are normalised word n-grams (1 to 3 words) that may name an
+	// entity, longest first; n-grams of stopwords alone are left out.
+	NGrams []string
+	// FirstPerson is true when the query is about the user ("my", "I").
+	FirstPerson bool
+	// Spans are the time expressions of the query, resolved.
+	Spans []TimeSpan
+}
+
+// maxNGram is the longest n-gram looked up as an entity name.
+const maxNGram = 3
+
+// analyse tokenizes a query and resolves its time expressions with parse
+// (nil: none) against ref.
+func analyse(query string, ref time.Time, parse func(string, time.Time) []TimeSpan) analysis {
+	a := analysis{Words: words(query)}
+	for _, w := range a.Words {
+		if firstPersonWords[w] {
+			a.FirstPerson = true
+		}
+		if !stopwords[w] {
+			a.Terms = append(a.Terms, w)
+		}
+	}
+	a.NGrams = ngrams(a.Words, maxNGram)
+	if parse != nil {
+		a.Spans = parse(query, ref)
+	}
+	return a
+}
+
+// words splits text into lower-case words of letters and digits, keeping
+// inner apostrophes and hyphens out and dropping a possessive 's, so
+// "Caroline's" gives "caroline".
+func words(text string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’'
+	}) {
+		f = strings.ReplaceAll(f, "’", "'")
+		f = strings.TrimSuffix(f, "'s")
+		f = strings.Trim(f, "'")
+		if f == "" {
+			continue
+		}
+		// Contractions ("don't", "i'm") keep their first part, which is the
+		// stopword or pronoun that matters here.
+		if i := strings.IndexByte(f, '\''); i > 0 {
+			f = f[:i]
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// ngrams returns the distinct n-grams of ws up to n words, longest first,
+// normalised as entity names are; an n-gram that starts or ends with a
+// stopword is skipped so "to boston" does not shadow "boston".
+func ngrams(ws []string, n int) []string {
+	seen := map[string]bool{}
+	var out []string
+	for size := n; size >= 1; size-- {
+		for i := 0; i+size <= len(ws); i++ {
+			g := ws[i : i+size]
+			if stopwords[g[0]] || stopwords[g[len(g)-1]] {
+				continue
+			}
+			s := lore.NormalizeName(strings.Join(g, " "))
+			if s == "" || seen[s] {
+				continue
+			}
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// stem reduces a word to a crude stem for comparing texts with each other
+// (near-duplicate detection): plural and -ing/-ed endings go. The index
+// stems on its own; stems are never sent to it.
+func stem(w string) string {
+	switch {
+	case len(w) > 4 && strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case len(w) > 4 && strings.HasSuffix(w, "sses"):
+		return w[:len(w)-2]
+	case len(w) > 5 && strings.HasSuffix(w, "ing"):
+		return w[:len(w)-3]
+	case len(w) > 4 && strings.HasSuffix(w, "ed"):
+		return w[:len(w)-2]
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") &&
+		!strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// stemSet is the set of stems of a text's content words.
+func stemSet(text string) map[string]bool {
+	set := map[string]bool{}
+	for _, w := range words(text) {
+		if !stopwords[w] {
+			set[stem(w)] = true
+		}
+	}
+	return set
+}
+
+// firstPersonWords mark a query about the user.
+var firstPersonWords = map[string]bool{"i": true, "me": true, "my": true, "mine": true, "myself": true}
+
+// stopwords are function words and question words that carry no topic.
+var stopwords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an the and or but if then else of at by for with about against between into
+	through during before after above below to from up down in out on off over under again further once here there
+	all any both each few more most other some such no nor not only own same so than too very can will just should
+	now is am are was were be been being have has had having do does did doing would could might must shall may
+	i me my mine myself we us our ours ourselves you your yours yourself yourselves he him his himself she her hers
+	herself it its itself they them their theirs themselves this that these those what which who whom whose when
+	where why how there's what's let's
+	ever also yet still get got go going gone went tell told say said know remember recall mention mentioned
+	s t d ll m o re ve y`) {
+		m[w] = true
+	}
+	return m
+}()

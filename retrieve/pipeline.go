@@ -1,0 +1,469 @@
+package retrieve
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/lore-memory/lore"
+)
+
+// search runs the stages: analyse, candidates, hydrate, temporal, fuse,
+// filter, diversify, sources, context.
+func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
+	req.Scope = req.Scope.WithDefaults()
+	if err := req.Scope.Validate(); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(req.Query) == "" {
+		return nil, lore.Errorf(lore.EINVALID, "query is required")
+	}
+	if req.TopK < 0 {
+		return nil, lore.Errorf(lore.EINVALID, "top_k must not be negative")
+	}
+	if req.TopK == 0 {
+		req.TopK = DefaultTopK
+	}
+	kinds, err := requestKinds(req.Kinds)
+	if err != nil {
+		return nil, err
+	}
+	if req.Since != nil && req.Until != nil && !req.Since.Before(*req.Until) {
+		return nil, lore.Errorf(lore.EINVALID, "since must be before until")
+	}
+	now := p.now()
+	if req.QueryTime.IsZero() {
+		req.QueryTime = now
+	}
+	cfg := p.Config
+	a := analyse(req.Query, req.QueryTime, p.temporal())
+
+	c, err := p.candidates(ctx, req, kinds, a)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.hydrate(ctx, req.Scope, c); err != nil {
+		return nil, err
+	}
+	if cfg.Signals.Temporal && len(a.Spans) > 0 {
+		c.signals = append(c.signals, signal{Name: SignalTemporal, Weight: cfg.Weights.Temporal, Scores: temporalScores(c, a.Spans)})
+	}
+	var f fused
+	if cfg.Fusion == FusionRRF {
+		f = fuseRRF(c.signals, cfg.RRFK)
+	} else {
+		f = fuseWeighted(c.signals, cfg.Normalize == NormalizeMax)
+	}
+
+	ordered := p.filter(req, now, c, f)
+	ordered = diversify(ordered, req.TopK, cfg.DuplicateSimilarity)
+	if err := p.attachSources(ctx, req.Scope, ordered); err != nil {
+		return nil, err
+	}
+	resp := &Response{Results: make([]Result, 0, len(ordered)), Entities: c.entities}
+	for _, r := range ordered {
+		if req.Explain {
+			r.ScoreDetails = explain(c.signals, f, r.ID)
+		}
+		resp.Results = append(resp.Results, r)
+	}
+	resp.Context = formatContext(resp.Results, cfg.ContextChars)
+	return resp, nil
+}
+
+// temporal returns the time-expression parser in use.
+func (p *Pipeline) temporal() func(string, time.Time) []TimeSpan {
+	if p.Temporal != nil {
+		return p.Temporal
+	}
+	return parseTime
+}
+
+// requestKinds checks the requested kinds; none means facts and episodes.
+func requestKinds(kinds []lore.DocKind) ([]lore.DocKind, error) {
+	if len(kinds) == 0 {
+		return []lore.DocKind{lore.KindFact, lore.KindEpisode}, nil
+	}
+	var out []lore.DocKind
+	for _, k := range kinds {
+		if k != lore.KindFact && k != lore.KindEpisode {
+			return nil, lore.Errorf(lore.EINVALID, "types: unknown type %q (want fact or episode)", k)
+		}
+		if !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out, nil
+}
+
+// candidateSet is what the candidate stage found and hydration loaded.
+type candidateSet struct {
+	signals  []signal
+	kind     map[string]lore.DocKind
+	facts    map[string]*lore.Fact
+	episodes map[string]*lore.Episode
+	entities []*lore.Entity // linked from the query, for the response
+}
+
+func (c *candidateSet) add(s signal, hits []lore.IndexHit) {
+	for _, h := range hits {
+		if _, ok := s.Scores[h.ID]; ok && s.Scores[h.ID] >= h.Score {
+			continue
+		}
+		s.Scores[h.ID] = h.Score
+		c.kind[h.ID] = h.Kind
+	}
+}
+
+// candidates gathers the signals: BM25 and dense in parallel with entity
+// linking, then the graph walk and the expansion search, which need the
+// linked entities.
+func (p *Pipeline) candidates(ctx context.Context, req Request, kinds []lore.DocKind, a analysis) (*candidateSet, error) {
+	cfg := p.Config
+	c := &candidateSet{kind: map[string]lore.DocKind{}, facts: map[string]*lore.Fact{}, episodes: map[string]*lore.Episode{}, entities: []*lore.Entity{}}
+	base := lore.IndexQuery{Scope: req.Scope, Kinds: kinds, Since: req.Since}
+	// The index dates facts by LastSeen, an episode by when it was said; the
+	// upper bound is applied after hydration with the fact's whole span, so
+	// it is only pushed down when every candidate is an episode.
+	if len(kinds) == 1 && kinds[0] == lore.KindEpisode {
+		base.Until = req.Until
+	}
+
+	var (
+		wg                  sync.WaitGroup
+		textHits, vecHits   []lore.IndexHit
+		textErr, vecErr     error
+		textQuery           = strings.Join(a.Terms, " ")
+		wantText, wantDense = cfg.Signals.BM25, cfg.Signals.Dense && p.Embedder != nil
+	)
+	if textQuery == "" {
+		textQuery = strings.Join(a.Words, " ")
+	}
+	if wantText && textQuery != "" {
+		wg.Go(func() {
+			q := base
+			q.Text, q.Limit = textQuery, max(cfg.TextPool, req.TopK)
+			textHits, textErr = p.Index.SearchText(ctx, q)
+		})
+	}
+	if wantDense {
+		wg.Go(func() {
+			vs, err := p.Embedder.Embed(ctx, []string{req.Query})
+			if err != nil {
+				vecErr = fmt.Errorf("retrieve: embed query: %w", err)
+				return
+			}
+			if len(vs) != 1 {
+				vecErr = fmt.Errorf("retrieve: embed query: got %d vectors, want 1", len(vs))
+				return
+			}
+			q := base
+			q.Vector, q.Limit = vs[0], max(cfg.VectorPool, req.TopK)
+			vecHits, vecErr = p.Index.SearchVector(ctx, q)
+			if vecErr != nil {
+				vecErr = fmt.Errorf("retrieve: vector search: %w", vecErr)
+			}
+		})
+	}
+
+	var linked, connected []*lore.Entity
+	var linkErr error
+	if (cfg.Signals.Graph || cfg.Signals.EntityExpansion) && len(a.NGrams) > 0 {
+		linked, connected, linkErr = p.link(ctx, req.Scope, a)
+	}
+	wg.Wait()
+	if textErr != nil {
+		return nil, fmt.Errorf("retrieve: text search: %w", textErr)
+	}
+	if vecErr != nil {
+		return nil, vecErr
+	}
+	if linkErr != nil {
+		return nil, linkErr
+	}
+	c.entities = append(c.entities, linked...)
+
+	if wantText {
+		s := signal{Name: SignalBM25, Weight: cfg.Weights.BM25, Scores: map[string]float64{}}
+		c.add(s, textHits)
+		c.signals = append(c.signals, s)
+	}
+	if wantDense {
+		s := signal{Name: SignalDense, Weight: cfg.Weights.Dense, Scores: map[string]float64{}}
+		c.add(s, vecHits)
+		c.signals = append(c.signals, s)
+	}
+	if cfg.Signals.EntityExpansion {
+		terms := expansionTerms(a.Words, linked, connected, cfg.MaxExpansionTerms)
+		if len(terms) > 0 {
+			q := base
+			q.Text, q.Limit = strings.Join(terms, " "), max(cfg.TextPool, req.TopK)
+			hits, err := p.Index.SearchText(ctx, q)
+			if err != nil {
+				return nil, fmt.Errorf("retrieve: expansion search: %w", err)
+			}
+			s := signal{Name: SignalExpansion, Weight: cfg.Weights.Expansion, Scores: map[string]float64{}}
+			c.add(s, hits)
+			c.signals = append(c.signals, s)
+		}
+	}
+	if cfg.Signals.Graph && len(linked) > 0 {
+		s, err := p.walk(ctx, req, kinds, linked, c)
+		if err != nil {
+			return nil, err
+		}
+		c.signals = append(c.signals, s)
+	}
+	return c, nil
+}
+
+// link finds the scope's entities that the query's n-grams name and, for a
+// first-person query, the user's own entity and most connected entities.
+func (p *Pipeline) link(ctx context.Context, scope lore.Scope, a analysis) (linked, connected []*lore.Entity, err error) {
+	cfg := p.Config
+	ns := scope.Namespace()
+	found, err := p.Graph.FindEntities(ctx, lore.EntityFilter{Scope: ns, Names: a.NGrams, Limit: 4 * max(cfg.MaxLinkedEntities, 1)})
+	if err != nil {
+		return nil, nil, fmt.Errorf("retrieve: link entities: %w", err)
+	}
+	linked = linkEntities(a.NGrams, found, cfg.MaxLinkedEntities)
+	if !a.FirstPerson || cfg.UserEntities <= 0 {
+		return linked, nil, nil
+	}
+	// Ordered by mentions: the most connected first. The user's own entity
+	// is among them in any conversation long enough for this to matter.
+	top, err := p.Graph.FindEntities(ctx, lore.EntityFilter{Scope: ns, Limit: 4 * cfg.UserEntities})
+	if err != nil {
+		return nil, nil, fmt.Errorf("retrieve: user entities: %w", err)
+	}
+	for _, e := range top {
+		if e.Type == lore.UserEntityType && !slices.ContainsFunc(linked, func(l *lore.Entity) bool { return l.ID == e.ID }) {
+			linked = append(linked, e)
+		}
+	}
+	for _, e := range top {
+		if len(connected) == cfg.UserEntities {
+			break
+		}
+		if e.Type != lore.UserEntityType {
+			connected = append(connected, e)
+		}
+	}
+	return linked, connected, nil
+}
+
+// walk scores the facts around the linked entities. Facts the walk reaches
+// are kept hydrated. When episodes are wanted, each source episode of a
+// reached fact inherits half its best fact's score, so the turn that said a
+// related fact surfaces even when its words differ from the query's.
+func (p *Pipeline) walk(ctx context.Context, req Request, kinds []lore.DocKind, linked []*lore.Entity, c *candidateSet) (signal, error) {
+	cfg := p.Config
+	s := signal{Name: SignalGraph, Weight: cfg.Weights.Graph, Scores: map[string]float64{}}
+	seeds := make([]string, 0, len(linked))
+	for _, e := range linked {
+		// The user's entity touches nearly every fact; walking from it
+		// would rank all of them alike.
+		if e.Type != lore.UserEntityType {
+			seeds = append(seeds, e.ID)
+		}
+	}
+	if len(seeds) == 0 {
+		return s, nil
+	}
+	hops := min(max(cfg.MaxHops, 1), 2)
+	hits, err := p.Graph.Neighborhood(ctx, lore.NeighborhoodQuery{
+		Scope: req.Scope, SeedIDs: seeds, MaxHops: hops, Limit: max(cfg.GraphPool, req.TopK), IncludeInvalidated: req.IncludeInvalidated,
+	})
+	if err != nil {
+		return s, fmt.Errorf("retrieve: graph walk: %w", err)
+	}
+	scores := graphScores(hits, req.QueryTime, cfg.RecencyHalfLifeDays)
+	wantFacts := slices.Contains(kinds, lore.KindFact)
+	wantEpisodes := slices.Contains(kinds, lore.KindEpisode)
+	for _, h := range hits {
+		f := h.Fact
+		if f == nil || !req.Scope.Contains(f.Scope) {
+			continue
+		}
+		if wantFacts {
+			c.facts[f.ID] = f
+			c.kind[f.ID] = lore.KindFact
+			s.Scores[f.ID] = scores[f.ID]
+		}
+		if wantEpisodes {
+			for _, epID := range f.SourceEpisodeIDs {
+				if v := scores[f.ID] / 2; v > s.Scores[epID] {
+					s.Scores[epID] = v
+					c.kind[epID] = lore.KindEpisode
+				}
+			}
+		}
+	}
+	return s, nil
+}
+
+// hydrate loads every candidate's record that is not loaded yet. Ids the
+// index knows but the store does not (deleted since) simply stay unloaded
+// and are dropped by filter.
+func (p *Pipeline) hydrate(ctx context.Context, scope lore.Scope, c *candidateSet) error {
+	var factIDs, epIDs []string
+	for id, k := range c.kind {
+		switch {
+		case k == lore.KindFact && c.facts[id] == nil:
+			factIDs = append(factIDs, id)
+		case k == lore.KindEpisode && c.episodes[id] == nil:
+			epIDs = append(epIDs, id)
+		}
+	}
+	// Sorted so the store sees the same query for the same candidates.
+	sort.Strings(factIDs)
+	sort.Strings(epIDs)
+	var (
+		wg          sync.WaitGroup
+		facts       []*lore.Fact
+		eps         []*lore.Episode
+		fErr, epErr error
+	)
+	if len(factIDs) > 0 {
+		wg.Go(func() {
+			facts, fErr = p.Graph.FindFacts(ctx, lore.FactFilter{Scope: scope, IDs: factIDs, IncludeInvalidated: true})
+		})
+	}
+	if len(epIDs) > 0 {
+		wg.Go(func() {
+			eps, epErr = p.Graph.FindEpisodes(ctx, lore.EpisodeFilter{Scope: scope, IDs: epIDs})
+		})
+	}
+	wg.Wait()
+	if fErr != nil {
+		return fmt.Errorf("retrieve: load facts: %w", fErr)
+	}
+	if epErr != nil {
+		return fmt.Errorf("retrieve: load episodes: %w", epErr)
+	}
+	for _, f := range facts {
+		c.facts[f.ID] = f
+	}
+	for _, ep := range eps {
+		c.episodes[ep.ID] = ep
+	}
+	return nil
+}
+
+// filter turns the fused candidates into results in score order, keeping
+// only loaded records of the request's scope, kinds, time range, metadata
+// filter, validity and threshold.
+func (p *Pipeline) filter(req Request, now time.Time, c *candidateSet, f fused) []Result {
+	var out []Result
+	for _, id := range ranked(f.Scores) {
+		score := f.Scores[id]
+		if score < req.Threshold {
+			continue
+		}
+		switch c.kind[id] {
+		case lore.KindFact:
+			fact := c.facts[id]
+			if fact == nil || !req.Scope.Contains(fact.Scope) || !req.Filter.Match(fact.Metadata) {
+				continue
+			}
+			if !req.IncludeInvalidated && !fact.Current(now) {
+				continue
+			}
+			start, end := factSpan(fact)
+			if !overlaps(start, end, req.Since, req.Until) {
+				continue
+			}
+			out = append(out, Result{ID: id, Type: lore.KindFact, Memory: fact.Text, Score: score, Fact: fact})
+		case lore.KindEpisode:
+			ep := c.episodes[id]
+			if ep == nil || !req.Scope.Contains(ep.Scope) || !req.Filter.Match(ep.Metadata) {
+				continue
+			}
+			if !overlaps(ep.OccurredAt, ep.OccurredAt, req.Since, req.Until) {
+				continue
+			}
+			out = append(out, Result{ID: id, Type: lore.KindEpisode, Memory: ep.Content, Score: score, Episode: ep})
+		}
+	}
+	return out
+}
+
+// factSpan is the world time a fact covers: from when it became true (or
+// was first said) to when it was last said.
+func factSpan(f *lore.Fact) (time.Time, time.Time) {
+	start, end := f.FirstSeen, f.LastSeen
+	if f.ValidAt != nil && (start.IsZero() || f.ValidAt.Before(start)) {
+		start = *f.ValidAt
+	}
+	if end.IsZero() || end.Before(start) {
+		end = start
+	}
+	return start, end
+}
+
+// overlaps reports whether [start, end] meets [since, until).
+func overlaps(start, end time.Time, since, until *time.Time) bool {
+	if since != nil && end.Before(*since) {
+		return false
+	}
+	if until != nil && !start.Before(*until) {
+		return false
+	}
+	return true
+}
+
+// attachSources fills each result's sources: a fact's source episodes, an
+// episode itself. Source episodes outside the scope are never shown.
+func (p *Pipeline) attachSources(ctx context.Context, scope lore.Scope, results []Result) error {
+	var ids []string
+	for _, r := range results {
+		if r.Fact != nil {
+			ids = append(ids, r.Fact.SourceEpisodeIDs...)
+		}
+	}
+	byID := map[string]*lore.Episode{}
+	if len(ids) > 0 {
+		slices.Sort(ids)
+		ids = slices.Compact(ids)
+		eps, err := p.Graph.FindEpisodes(ctx, lore.EpisodeFilter{Scope: scope, IDs: ids})
+		if err != nil {
+			return fmt.Errorf("retrieve: load sources: %w", err)
+		}
+		for _, ep := range eps {
+			byID[ep.ID] = ep
+		}
+	}
+	for i := range results {
+		r := &results[i]
+		r.Sources = []Source{}
+		switch {
+		case r.Episode != nil:
+			r.Sources = append(r.Sources, sourceOf(r.Episode))
+		case r.Fact != nil:
+			for _, id := range r.Fact.SourceEpisodeIDs {
+				if ep := byID[id]; ep != nil {
+					r.Sources = append(r.Sources, sourceOf(ep))
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func sourceOf(ep *lore.Episode) Source {
+	return Source{EpisodeID: ep.ID, SourceID: ep.SourceID, OccurredAt: ep.OccurredAt, Content: ep.Content}
+}
+
+// explain collects a result's per-signal scores (normalised as fused) and
+// its fused score.
+func explain(signals []signal, f fused, id string) map[string]float64 {
+	out := map[string]float64{SignalFused: f.Scores[id]}
+	for _, s := range signals {
+		out[s.Name] = f.Details[id][s.Name]
+	}
+	return out
+}
