@@ -1,0 +1,131 @@
+package retrieve
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lore-memory/lore"
+)
+
+func TestDiversify(t *testing.T) {
+	r := func(id, text string) Result { return Result{ID: id, Memory: text} }
+	tests := []struct {
+		name      string
+		in        []Result
+		k         int
+		threshold float64
+		want      []string
+	}{
+		{"near duplicate dropped", []Result{r("a", "Caroline moved to Boston"), r("b", "caroline moved to boston!"), r("c", "Melanie paints")}, 10, 0.9, []string{"a", "c"}},
+		{"plural counts as same", []Result{r("a", "Melanie likes dogs"), r("b", "Melanie like dog")}, 10, 0.9, []string{"a"}},
+		{"different kept", []Result{r("a", "Caroline moved to Boston"), r("b", "Caroline moved to Paris")}, 10, 0.9, []string{"a", "b"}},
+		{"k after dedup", []Result{r("a", "x one"), r("b", "x one"), r("c", "y two"), r("d", "z three")}, 2, 0.9, []string{"a", "c"}},
+		{"off", []Result{r("a", "same"), r("b", "same")}, 10, 0, []string{"a", "b"}},
+		{"empty texts are not duplicates", []Result{r("a", "?"), r("b", "!")}, 10, 0.9, []string{"a", "b"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, x := range diversify(tt.in, tt.k, tt.threshold) {
+				got = append(got, x.ID)
+			}
+			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+				t.Fatalf("diversify = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestFormatContext(t *testing.T) {
+	may8 := time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC)
+	jun1 := time.Date(2023, 6, 1, 0, 0, 0, 0, time.UTC)
+	moved := Result{Type: lore.KindFact, Fact: &lore.Fact{Text: "Caroline moved to Boston", FirstSeen: may8, LastSeen: may8}}
+	old := Result{Type: lore.KindFact, Fact: &lore.Fact{Text: "Caroline lives in Paris", FirstSeen: may8.AddDate(-1, 0, 0), InvalidAt: &jun1}}
+	ep := Result{Type: lore.KindEpisode, Episode: &lore.Episode{Speaker: "Caroline", Role: "user", Content: "I  moved to\nBoston!", OccurredAt: may8}}
+	anon := Result{Type: lore.KindEpisode, Episode: &lore.Episode{Role: "assistant", Content: "Noted.", OccurredAt: may8}}
+	long := Result{Type: lore.KindEpisode, Episode: &lore.Episode{Role: "user", Content: strings.Repeat("é", 400), OccurredAt: may8}}
+	tests := []struct {
+		name     string
+		results  []Result
+		maxChars int
+		want     string
+	}{
+		{
+			name:    "sections and dates",
+			results: []Result{ep, moved, anon},
+			want: "Facts:\n- [2023-05-08] Caroline moved to Boston (fact)\n\n" +
+				"Conversation excerpts:\n- [2023-05-08 13:56] Caroline: I moved to Boston!\n- [2023-05-08 13:56] assistant: Noted.",
+		},
+		{
+			name:    "invalidated fact says so",
+			results: []Result{old},
+			want:    "Facts:\n- [2022-05-08] Caroline lives in Paris (fact, no longer true since 2023-06-01)",
+		},
+		{
+			name:     "bounded at whole lines",
+			results:  []Result{moved, ep},
+			maxChars: 60,
+			want:     "Facts:\n- [2023-05-08] Caroline moved to Boston (fact)",
+		},
+		{
+			name:    "long memory clipped at a rune",
+			results: []Result{long},
+			want:    "Conversation excerpts:\n- [2023-05-08 13:56] user: " + strings.Repeat("é", 300) + "…",
+		},
+		{"empty", nil, 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := formatContext(tt.results, tt.maxChars)
+			if got != tt.want {
+				t.Fatalf("formatContext =\n%q\nwant\n%q", got, tt.want)
+			}
+			if tt.maxChars > 0 && len(got) > tt.maxChars {
+				t.Fatalf("len = %d, want at most %d", len(got), tt.maxChars)
+			}
+		})
+	}
+}
+
+func TestFactKey(t *testing.T) {
+	tests := []struct {
+		name string
+		f    *lore.Fact
+		want string
+	}{
+		{"adds what the sentence lacks", &lore.Fact{Text: "She moved there in May", Subject: "Caroline", Predicate: "lives_in", Object: "Boston"}, "She moved there in May | Caroline | lives in | Boston"},
+		{"skips what it says", &lore.Fact{Text: "Caroline lives in Boston", Subject: "Caroline", Predicate: "lives_in", Object: "Boston"}, "Caroline lives in Boston"},
+		{"no sentence", &lore.Fact{Subject: "Mel", Predicate: "likes", Object: "pottery"}, "Mel | likes | pottery"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := FactKey(tt.f); got != tt.want {
+				t.Fatalf("FactKey = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestEpisodeKey(t *testing.T) {
+	ep := &lore.Episode{Speaker: "Caroline", Content: "I went there yesterday. [image: a rainbow flag]"}
+	tests := []struct {
+		name  string
+		facts []*lore.Fact
+		want  string
+	}{
+		{"before extraction", nil, "Caroline: I went there yesterday. [image: a rainbow flag]"},
+		{"with facts, deduplicated", []*lore.Fact{{Text: "Caroline attended the support group on 2023-05-07"}, {Text: "Caroline attended the support group on 2023-05-07"}, {Text: " "}},
+			"Caroline: I went there yesterday. [image: a rainbow flag]\nCaroline attended the support group on 2023-05-07"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := EpisodeKey(ep, tt.facts); got != tt.want {
+				t.Fatalf("EpisodeKey = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	if got := EpisodeKey(&lore.Episode{Content: "hi"}, nil); got != "hi" {
+		t.Fatalf("EpisodeKey without speaker = %q, want %q", got, "hi")
+	}
+}
