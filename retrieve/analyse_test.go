@@ -116,3 +116,14 @@ func TestStem(t *testing.T) {
 		})
 	}
 }
+
+func TestParseTimeUsesTemporal(t *testing.T) {
+	ref := time.Date(2023, 5, 20, 12, 0, 0, 0, time.UTC)
+	spans := parseTime("what did Caroline do yesterday?", ref)
+	if len(spans) != 1 {
+		t.Fatalf("spans = %+v, want one", spans)
+	}
+	if want := time.Date(2023, 5, 19, 0, 0, 0, 0, time.UTC); !spans[0].Start.Equal(want) {
+		t.Fatalf("start = %v, want %v", spans[0].Start, want)
+	}
+}

@@ -3,11 +3,18 @@ package retrieve
 import (
 	"math"
 	"time"
+
+	"github.com/lore-memory/lore/temporal"
 )
 
-// parseTime is the default time-expression parser.
+// parseTime is the default time-expression parser: temporal.Parse.
 func parseTime(text string, ref time.Time) []TimeSpan {
-	return nil
+	spans := temporal.Parse(text, ref)
+	out := make([]TimeSpan, 0, len(spans))
+	for _, s := range spans {
+		out = append(out, TimeSpan{Text: s.Text, Start: s.Start, End: s.End})
+	}
+	return out
 }
 
 // temporalScores scores each loaded candidate by how close its time is to
