@@ -1,0 +1,61 @@
+package api
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/lore-memory/lore"
+)
+
+
+// ErrorBody is the JSON shape of every error response.
+type ErrorBody struct {
+	Error ErrorDetail `json:"error"`
+}
+
+// ErrorDetail is the machine-readable code and the human-readable message of
+// an error response.
+type ErrorDetail struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// HTTPStatus maps an error's lore code to its HTTP status. It is the one
+// table where the API decides a status for an error; codes it does not know
+// are internal errors.
+func HTTPStatus(err error) int {
+	switch lore.ErrorCode(err) {
+	case lore.EINVALID:
+		return http.StatusBadRequest
+	case lore.ENOTFOUND:
+		return http.StatusNotFound
+	case lore.ECONFLICT:
+		return http.StatusConflict
+	case lore.ETOOLARGE:
+		return http.StatusRequestEntityTooLarge
+	case lore.EUNAVAILABLE:
+		return http.StatusServiceUnavailable
+	default:
+		return http.StatusInternalServerError
+	}
+}
+
+// writeError answers with the error's status and JSON body. Internal errors
+// are logged here, once, with the request they belong to; the caller sees
+// only "internal error".
+func (s *Server) writeError(c *gin.Context, err error) {
+	status := HTTPStatus(err)
+	code, msg := lore.ErrorCode(err), lore.ErrorMessage(err)
+	if status == http.StatusInternalServerError {
+		// Whatever reached here unmapped may carry internals (paths, SQL);
+		// the caller gets a fixed message and the log gets the detail.
+		code, msg = lore.EINTERNAL, "internal error"
+		s.logger().ErrorContext(c.Request.Context(), "request failed",
+			slog.String("method", c.Request.Method),
+			slog.String("route", c.FullPath()),
+			slog.String("error", err.Error()))
+	}
+	c.AbortWithStatusJSON(status, ErrorBody{Error: ErrorDetail{Code: code, Message: msg}})
+}

@@ -1,0 +1,211 @@
+// Package api is Lore's HTTP API: a gin router over the store, the index,
+// the ingestion service, the retrieval pipeline and the embedder. It is the
+// only package that knows HTTP.
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/ingest"
+	"github.com/lore-memory/lore/retrieve"
+)
+
+// TenantHeader names the request header that selects the tenant.
+const TenantHeader = "X-Lore-Tenant"
+
+// Server serves the HTTP API. Its fields are its dependencies; Store, Index,
+// Ingest and Search are required, the rest may be zero.
+type Server struct {
+	Store    lore.Store
+	Index    lore.Index
+	Ingest   *ingest.Service
+	Search   *retrieve.Pipeline
+	Embedder lore.Embedder // nil: POST /v1/embeddings answers 503
+	Logger   *slog.Logger  // nil: slog.Default()
+	Version  string
+	// MaxBodyBytes bounds request bodies; 0 means DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+	// Middleware wraps every request, outermost first, before routing. It is
+	// the seam for authentication: a middleware that authenticates a caller
+	// sets its tenant on the request context with WithTenant.
+	Middleware []func(http.Handler) http.Handler
+}
+
+func (s *Server) logger() *slog.Logger {
+	if s.Logger != nil {
+		return s.Logger
+	}
+	return slog.Default()
+}
+
+func (s *Server) maxBodyBytes() int64 {
+	if s.MaxBodyBytes > 0 {
+		return s.MaxBodyBytes
+	}
+	return DefaultMaxBodyBytes
+}
+
+// Handler returns the API as an http.Handler.
+func (s *Server) Handler() http.Handler {
+	var h http.Handler = s.engine()
+	for i := len(s.Middleware) - 1; i >= 0; i-- {
+		h = s.Middleware[i](h)
+	}
+	return h
+}
+
+// engine builds the gin router with every route of the API.
+func (s *Server) engine() *gin.Engine {
+	// gin keeps its mode in a package variable; release mode only silences
+	// its start-up route dump, so setting it on every build is harmless.
+	gin.SetMode(gin.ReleaseMode)
+	r := gin.New()
+	r.HandleMethodNotAllowed = true
+	r.RedirectTrailingSlash = false
+	r.RedirectFixedPath = false
+	r.ContextWithFallback = true
+	r.Use(s.logRequests, s.recoverPanics)
+	r.NoRoute(func(c *gin.Context) {
+		s.writeError(c, lore.Errorf(lore.ENOTFOUND, "no route %s %s", c.Request.Method, c.Request.URL.Path))
+	})
+	r.NoMethod(func(c *gin.Context) {
+		c.AbortWithStatusJSON(http.StatusMethodNotAllowed, ErrorBody{Error: ErrorDetail{
+			Code:    "method_not_allowed",
+			Message: "method " + c.Request.Method + " is not allowed on " + c.Request.URL.Path,
+		}})
+	})
+
+	r.GET("/healthz", s.healthz)
+	r.GET("/readyz", s.readyz)
+	r.GET("/openapi.json", s.openAPI)
+
+	v1 := r.Group("/v1")
+	v1.POST("/memories", s.addMemories)
+	v1.POST("/memories/search", s.searchMemories)
+	v1.GET("/memories", s.listMemories)
+	v1.DELETE("/memories", s.eraseMemories)
+	v1.GET("/memories/:id", s.getMemory)
+	v1.PUT("/memories/:id", s.updateMemory)
+	v1.DELETE("/memories/:id", s.deleteMemory)
+	v1.GET("/memories/:id/history", s.memoryHistory)
+	v1.GET("/jobs/:id", s.getJob)
+	v1.POST("/jobs/:id/retry", s.retryJob)
+	v1.GET("/users/:user_id/graph", s.userGraph)
+	v1.POST("/embeddings", s.embeddings)
+	return r
+}
+
+// logRequests logs every request once it is answered.
+func (s *Server) logRequests(c *gin.Context) {
+	start := time.Now()
+	c.Next()
+	route := c.FullPath()
+	if route == "" {
+		route = "unmatched"
+	}
+	s.logger().LogAttrs(c.Request.Context(), slog.LevelInfo, "http request",
+		slog.String("method", c.Request.Method),
+		slog.String("path", c.Request.URL.Path),
+		slog.String("route", route),
+		slog.Int("status", c.Writer.Status()),
+		slog.Int("bytes", c.Writer.Size()),
+		slog.Duration("duration", time.Since(start)),
+		slog.String("remote", c.ClientIP()))
+}
+
+// recoverPanics turns a panic in a handler into a logged 500, so one bad
+// request cannot take the server down.
+func (s *Server) recoverPanics(c *gin.Context) {
+	defer func() {
+		if v := recover(); v != nil {
+			if v == http.ErrAbortHandler {
+				panic(v)
+			}
+			s.logger().ErrorContext(c.Request.Context(), "panic in handler",
+				slog.String("route", c.FullPath()), slog.Any("panic", v))
+			if !c.Writer.Written() {
+				c.AbortWithStatusJSON(http.StatusInternalServerError, ErrorBody{Error: ErrorDetail{Code: lore.EINTERNAL, Message: "internal error"}})
+			}
+		}
+	}()
+	c.Next()
+}
+
+type tenantKey struct{}
+
+// WithTenant returns a context that fixes the caller's tenant, as an
+// authentication middleware does. Requests carrying such a context may not
+// name another tenant.
+func WithTenant(ctx context.Context, tenant string) context.Context {
+	return context.WithValue(ctx, tenantKey{}, tenant)
+}
+
+// scopeParams are the scope fields a request may carry in its body or query.
+type scopeParams struct {
+	TenantID string
+	UserID   string
+	AgentID  string
+	RunID    string
+}
+
+// scope resolves a request's scope: the tenant from the authenticated
+// context, the X-Lore-Tenant header or the tenant_id field (default
+// "default"), and the user, agent and run from p. It returns EINVALID
+// unless the scope names a user or an agent.
+func (s *Server) scope(c *gin.Context, p scopeParams) (lore.Scope, error) {
+	tenant := p.TenantID
+	header := c.GetHeader(TenantHeader)
+	if header != "" {
+		if tenant != "" && tenant != header {
+			return lore.Scope{}, lore.Errorf(lore.EINVALID, "tenant_id %q differs from the %s header %q", tenant, TenantHeader, header)
+		}
+		tenant = header
+	}
+	if fixed, ok := c.Request.Context().Value(tenantKey{}).(string); ok {
+		if tenant != "" && tenant != fixed {
+			return lore.Scope{}, lore.Errorf(lore.EINVALID, "tenant_id %q is not the authenticated tenant", tenant)
+		}
+		tenant = fixed
+	}
+	sc := lore.Scope{TenantID: tenant, UserID: p.UserID, AgentID: p.AgentID, RunID: p.RunID}.WithDefaults()
+	if err := sc.Validate(); err != nil {
+		return lore.Scope{}, err
+	}
+	return sc, nil
+}
+
+// queryScope resolves the scope from the query parameters user_id,
+// agent_id, run_id and tenant_id.
+func (s *Server) queryScope(c *gin.Context) (lore.Scope, error) {
+	return s.scope(c, scopeParams{
+		TenantID: c.Query("tenant_id"),
+		UserID:   c.Query("user_id"),
+		AgentID:  c.Query("agent_id"),
+		RunID:    c.Query("run_id"),
+	})
+}
+
+// healthz answers as long as the process serves HTTP.
+func (s *Server) healthz(c *gin.Context) {
+	c.JSON(http.StatusOK, gin.H{"status": "ok", "version": s.Version})
+}
+
+// readyz answers 200 only when the store answers a read.
+func (s *Server) readyz(c *gin.Context) {
+	ctx, cancel := context.WithTimeout(c.Request.Context(), 2*time.Second)
+	defer cancel()
+	// A missing key is a successful round trip; anything else means the
+	// store cannot serve.
+	if _, err := s.Store.GetMeta(ctx, "readyz.probe"); err != nil && lore.ErrorCode(err) != lore.ENOTFOUND {
+		s.logger().WarnContext(ctx, "readiness check failed", slog.String("error", err.Error()))
+		s.writeError(c, lore.Errorf(lore.EUNAVAILABLE, "the store is not reachable"))
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"status": "ready"})
+}
