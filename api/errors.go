@@ -9,7 +9,6 @@ import (
 	"github.com/lore-memory/lore"
 )
 
-
 // ErrorBody is the JSON shape of every error response.
 type ErrorBody struct {
 	Error ErrorDetail `json:"error"`

@@ -40,7 +40,7 @@ type messageIn struct {
 
 // addRequest is the body of POST /v1/memories.
 type addRequest struct {
-	Messages []messageIn   `json:"messages"`
+	Messages []messageIn    `json:"messages"`
 	TenantID string         `json:"tenant_id"`
 	UserID   string         `json:"user_id"`
 	AgentID  string         `json:"agent_id"`
