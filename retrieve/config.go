@@ -93,3 +93,25 @@ func DefaultConfig() Config {
 		ContextChars:        6000,
 	}
 }
+
+// Ablation is a named set of signals for a retrieval-quality comparison.
+type Ablation struct {
+	Name    string  `json:"name"`
+	Signals Signals `json:"signals"`
+}
+
+// Ablations returns the standard comparison, each step one switch away from
+// the one before: BM25 only, dense only, hybrid (BM25 + dense), + graph
+// expansion, + entity query expansion, and the full pipeline (+ temporal
+// boost). Dense steps need an Embedder; without one they degrade to their
+// other signals.
+func Ablations() []Ablation {
+	return []Ablation{
+		{"bm25", Signals{BM25: true}},
+		{"dense", Signals{Dense: true}},
+		{"hybrid", Signals{BM25: true, Dense: true}},
+		{"hybrid+graph", Signals{BM25: true, Dense: true, Graph: true}},
+		{"hybrid+graph+entities", Signals{BM25: true, Dense: true, Graph: true, EntityExpansion: true}},
+		{"full", DefaultConfig().Signals},
+	}
+}

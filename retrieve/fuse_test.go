@@ -180,3 +180,24 @@ func TestFuseRRF(t *testing.T) {
 		})
 	}
 }
+
+func TestAblationsStepOneSwitch(t *testing.T) {
+	abl := Ablations()
+	if got, want := abl[len(abl)-1].Signals, DefaultConfig().Signals; got != want {
+		t.Fatalf("last ablation = %+v, want the default signals %+v", got, want)
+	}
+	count := func(s Signals) int {
+		n := 0
+		for _, on := range []bool{s.BM25, s.Dense, s.Graph, s.EntityExpansion, s.Temporal} {
+			if on {
+				n++
+			}
+		}
+		return n
+	}
+	for i := 2; i < len(abl); i++ {
+		if count(abl[i].Signals) != count(abl[i-1].Signals)+1 {
+			t.Fatalf("ablation %s (%+v) is not one switch more than %s (%+v)", abl[i].Name, abl[i].Signals, abl[i-1].Name, abl[i-1].Signals)
+		}
+	}
+}
