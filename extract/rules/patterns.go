@@ -1,0 +1,74 @@
+package rules
+
+import "regexp"
+
+// statement is one first-person or third-person sentence shape and the fact
+// it states. The object is capture group 1 unless noted.
+type statement struct {
+	re *regexp.Regexp
+	// predicate is the normalized predicate; "%s" is replaced by capture
+	// group 1 (favourite_%s) and the object is then group 2.
+	predicate string
+	// verb is how the fact sentence says it: "lives in", "works at".
+	verb string
+	// objectType is the entity type when the object is a name.
+	objectType string
+	// event marks things that happen at a time (moved, went, started), so
+	// a date in the sentence becomes the fact's valid_at.
+	event      bool
+	confidence float64
+	// literal keeps a capitalized object as a value, not an entity: a
+	// person's own name is an attribute of them.
+	literal bool
+}
+
+const (
+	subj     = `(?i)\b(?:i|we)\s+(?:(?:have|had|has)\s+)?(?:just\s+|recently\s+|finally\s+|also\s+|really\s+|actually\s+|currently\s+|now\s+|still\s+|already\s+|usually\s+|often\s+|always\s+|even\s+|been\s+)*`
+	relWords = `sister|brother|mom|mother|dad|father|wife|husband|partner|son|daughter|friend|best friend|boyfriend|girlfriend|boss|cousin|aunt|uncle|grandma|grandmother|grandpa|grandfather|colleague|coworker|co-worker|roommate|fiancé|fiance|fiancée|niece|nephew|neighbor|neighbour|mentor|teacher|therapist|doctor|dog|cat|puppy|kitten|pet|horse`
+)
+
+// statements are tried in order on each sentence; the more specific come first.
+var statements = []statement{
+	{re: regexp.MustCompile(`(?i)\bmy name is\s+(.+)`), predicate: "name", verb: "is named", confidence: 0.9, literal: true},
+	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+(\d{1,3})\s+years?\s+old`), predicate: "age", verb: "is years old:", confidence: 0.9},
+	{re: regexp.MustCompile(subj + `(?:live|living|lives)\s+in\s+(.+)`), predicate: "lives_in", verb: "lives in", objectType: "place", confidence: 0.85},
+	{re: regexp.MustCompile(subj + `(?:moved|moving|relocated|relocating)\s+(?:back\s+)?to\s+(.+)`), predicate: "lives_in", verb: "moved to", objectType: "place", event: true, confidence: 0.8},
+	{re: regexp.MustCompile(subj + `(?:work|working|works)\s+(?:at|for)\s+(.+)`), predicate: "works_at", verb: "works at", objectType: "organization", confidence: 0.85},
+	{re: regexp.MustCompile(subj + `(?:got|started|landed|accepted|took|start|starting)\s+(?:a\s+|my\s+|the\s+)?(?:new\s+)?(?:job|position|role|internship)\s+(?:at|with)\s+(.+)`), predicate: "works_at", verb: "started a job at", objectType: "organization", event: true, confidence: 0.8},
+	{re: regexp.MustCompile(subj + `(?:work|working)\s+as\s+(?:a\s+|an\s+)?(.+)`), predicate: "works_as", verb: "works as", confidence: 0.85},
+	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+(?:now\s+)?(?:married|engaged)\s+to\s+(.+)`), predicate: "married_to", verb: "is married to", objectType: "person", confidence: 0.85},
+	{re: regexp.MustCompile(`(?i)\bi was born\s+(?:and raised\s+)?in\s+(.+)`), predicate: "born_in", verb: "was born in", objectType: "place", confidence: 0.85},
+	{re: regexp.MustCompile(subj + `(?:grew up|was raised)\s+in\s+(.+)`), predicate: "grew_up_in", verb: "grew up in", objectType: "place", confidence: 0.85},
+	{re: regexp.MustCompile(subj + `(?:study|studying|studied|enrolled)\s+(?:at|in)\s+([A-Z].+)`), predicate: "studies_at", verb: "studies at", objectType: "organization", confidence: 0.75},
+	{re: regexp.MustCompile(`(?i)\bmy\s+(?:favou?rite)\s+([a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|was)\s+(.+)`), predicate: "favorite_%s", verb: "favorite %s is", confidence: 0.85},
+	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+allergic\s+to\s+(.+)`), predicate: "allergic_to", verb: "is allergic to", confidence: 0.9},
+	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+(?:a\s+)?(vegetarian|vegan|pescatarian|gluten[- ]free|lactose intolerant|diabetic|sober)\b`), predicate: "diet", verb: "is", confidence: 0.85},
+	{re: regexp.MustCompile(subj + `(?:prefer|prefers)\s+(.+)`), predicate: "prefers", verb: "prefers", confidence: 0.8},
+	{re: regexp.MustCompile(subj + `(?:don't|do not|didn't|did not)\s+(?:really\s+)?(?:like|enjoy)\s+(.+)`), predicate: "dislikes", verb: "dislikes", confidence: 0.8},
+	{re: regexp.MustCompile(subj + `(?:hate|hates|dislike|dislikes|can't stand|cannot stand)\s+(.+)`), predicate: "dislikes", verb: "dislikes", confidence: 0.8},
+	{re: regexp.MustCompile(subj + `(?:like|likes|love|loves|enjoy|enjoys|adore|adores|am into|am passionate about|am a big fan of|am a fan of|am obsessed with)\s+(.+)`), predicate: "likes", verb: "likes", confidence: 0.75},
+	{re: regexp.MustCompile(subj + `(?:started|began|took up|picked up|start|begin)\s+(.+)`), predicate: "started", verb: "started", event: true, confidence: 0.7},
+	{re: regexp.MustCompile(subj + `(?:went|go|going|traveled|travelled|flew|drove|headed|took a trip|take a trip|went on a trip)\s+to\s+(.+)`), predicate: "went_to", verb: "went to", objectType: "place", event: true, confidence: 0.75},
+	{re: regexp.MustCompile(subj + `(?:visited|visit|visiting|attended|attend|attending)\s+(.+)`), predicate: "attended", verb: "attended", event: true, confidence: 0.75},
+	{re: regexp.MustCompile(subj + `(?:joined|join|joining|signed up for|volunteered at|volunteer at|volunteering at)\s+(.+)`), predicate: "joined", verb: "joined", event: true, confidence: 0.75},
+	{re: regexp.MustCompile(subj + `(?:play|plays|playing)\s+(?:the\s+)?(.+)`), predicate: "plays", verb: "plays", confidence: 0.7},
+	{re: regexp.MustCompile(subj + `(?:am|are)\s+(?:learning|taking)\s+(.+)`), predicate: "learning", verb: "is learning", confidence: 0.7},
+	{re: regexp.MustCompile(subj + `(?:am|are)\s+(?:planning|going|hoping|about)\s+to\s+(.+)`), predicate: "plans_to", verb: "plans to", confidence: 0.65},
+	{re: regexp.MustCompile(subj + `(?:want|wants|would like|wish|hope)\s+to\s+(.+)`), predicate: "wants_to", verb: "wants to", confidence: 0.65},
+	{re: regexp.MustCompile(subj + `(?:adopted|bought|made|painted|wrote|read|watched|finished|built|baked|cooked|ran|won|lost|received|gave|created|drew|sold|planted|organized|hosted|published|completed|tried)\s+(.+)`), predicate: "did", verb: "", event: true, confidence: 0.65},
+	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+(?:a|an)\s+(.+)`), predicate: "is_a", verb: "is a", confidence: 0.6},
+	{re: regexp.MustCompile(subj + `(?:have|has|own)\s+(?:a|an|two|three|four|\d+)\s+(.+)`), predicate: "has", verb: "has", confidence: 0.6},
+}
+
+// relation statements name a person or pet of the speaker.
+var (
+	// "my sister Emma", "my sister's name is Emma", "my dog, Rex"
+	myRelationRe = regexp.MustCompile(`(?i)\bmy\s+(` + relWords + `)(?:'s name is|,|\s+is named|\s+named|\s+called|\s+is)?\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?)`)
+	// "a puppy named Biscuit"
+	namedRelationRe = regexp.MustCompile(`(?i)\b(?:a|an|our|the|his|her|their)\s+(?:new\s+|little\s+|baby\s+|younger\s+|older\s+)?(` + relWords + `)\s+(?:named|called)\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?)`)
+	// "Emma is my sister"
+	isMyRelationRe = regexp.MustCompile(`(?i)\b(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?)\s+is\s+my\s+(` + relWords + `)\b`)
+	// third-person relations between names: "Emma lives in Boston".
+	thirdLivesRe = regexp.MustCompile(`\b(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?)\s+(?:lives|lived|moved|is living|has moved)\s+(?:in|to)\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)`)
+	thirdWorksRe = regexp.MustCompile(`\b(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?)\s+(?:works|worked|is working)\s+(?:at|for)\s+(\p{Lu}[\p{L}&-]+(?:\s+\p{Lu}[\p{L}&-]+)*)`)
+)

@@ -1,0 +1,300 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/lore-memory/lore/temporal"
+)
+
+// splitSentences cuts text at sentence punctuation followed by a space and at
+// line breaks. Abbreviations such as "Dr." are kept with the next word.
+func splitSentences(text string) []string {
+	var out []string
+	start := 0
+	runes := []rune(text)
+	flush := func(end int) {
+		s := strings.TrimSpace(string(runes[start:end]))
+		if s != "" {
+			out = append(out, s)
+		}
+		start = end
+	}
+	for i, r := range runes {
+		switch {
+		case r == '\n':
+			flush(i + 1)
+		case (r == '.' || r == '!' || r == '?') && i+1 < len(runes) && unicode.IsSpace(runes[i+1]):
+			word := lastWord(string(runes[start:i]))
+			switch strings.ToLower(word) {
+			case "dr", "mr", "mrs", "ms", "st", "jr", "sr", "prof", "mt":
+				continue
+			}
+			flush(i + 1)
+		}
+	}
+	flush(len(runes))
+	return out
+}
+
+var contractions = strings.NewReplacer(
+	"’", "'", "‘", "'",
+	"I'm ", "I am ", "i'm ", "I am ", "I've ", "I have ", "i've ", "I have ",
+	"I'd ", "I would ", "I'll ", "I will ", "We're ", "We are ", "we're ", "we are ",
+	"We've ", "We have ", "we've ", "we have ",
+)
+
+// expandContractions rewrites "I'm" to "I am" and the like, keeping length
+// differences harmless because offsets are taken after expansion.
+func expandContractions(s string) string { return contractions.Replace(s) }
+
+// clauseStartRe finds a conjunction that starts a new first-person clause:
+// "My name is Alex and I live in Lisbon" holds two statements.
+var clauseStartRe = regexp.MustCompile(`(?i)(?:,\s*|;\s*|\s+)(?:and|but|so|because|while|though|although|then|plus)?\s*\b(i|we|my)\s`)
+
+// splitClauses cuts a sentence before each conjunction that starts a new
+// first-person clause.
+func splitClauses(sentence string) []string {
+	var out []string
+	start := 0
+	for _, m := range clauseStartRe.FindAllStringSubmatchIndex(sentence, -1) {
+		if m[0] == 0 || m[2] <= start {
+			continue
+		}
+		if c := strings.TrimSpace(sentence[start:m[0]]); c != "" {
+			out = append(out, c)
+		}
+		start = m[2]
+	}
+	if c := strings.TrimSpace(sentence[start:]); c != "" {
+		out = append(out, c)
+	}
+	return out
+}
+
+// clauseBreaks end an object phrase.
+var clauseBreaks = []string{
+	" and ", " but ", " because ", " so ", " which ", " when ", " where ", " while ", " since ",
+	" after ", " before ", " if ", " who ", " that ", " as ", " until ", " though ", " although ",
+	" with ", " for the ", " to see ", " to get ", " or ",
+}
+
+// trailingFillers are dropped from the end of an object phrase.
+var trailingFillers = []string{
+	" too", " a lot", " so much", " very much", " now", " anymore", " again", " lately", " right now",
+	" these days", " nowadays", " as well", " really", " though", " actually", " recently", " together",
+	" at the moment", " currently", " every day", " each day", " every week",
+}
+
+// cleanObject trims an object phrase to its first clause, drops date
+// expressions, articles and fillers, and keeps at most six words.
+func cleanObject(obj string, spans []temporal.Span, offset int) string {
+	// Remove the date expressions that fall inside the object.
+	for i := len(spans) - 1; i >= 0; i-- {
+		s := spans[i]
+		start, end := s.Offset-offset, s.Offset-offset+len(s.Text)
+		if start >= 0 && end <= len(obj) {
+			obj = obj[:start] + obj[end:]
+		}
+	}
+	if i := strings.IndexAny(obj, ",.;:!?()\"[]—–"); i >= 0 {
+		obj = obj[:i]
+	}
+	lower := strings.ToLower(obj)
+	for _, b := range clauseBreaks {
+		if i := strings.Index(lower, b); i >= 0 {
+			obj, lower = obj[:i], lower[:i]
+		}
+	}
+	obj = strings.Join(strings.Fields(obj), " ")
+	for changed := true; changed; {
+		changed = false
+		lower = strings.ToLower(obj)
+		for _, f := range trailingFillers {
+			if strings.HasSuffix(lower, f) {
+				obj = strings.TrimSpace(obj[:len(obj)-len(f)])
+				changed = true
+				break
+			}
+		}
+		for _, a := range []string{"a ", "an ", "the ", "some ", "my ", "our ", "to ", "on ", "at ", "in "} {
+			if strings.HasPrefix(strings.ToLower(obj), a) {
+				obj = strings.TrimSpace(obj[len(a):])
+				changed = true
+			}
+		}
+	}
+	words := strings.Fields(obj)
+	if len(words) > 6 {
+		words = words[:6]
+	}
+	return strings.Trim(strings.Join(words, " "), "'\"")
+}
+
+// nameMention is a capitalized name found in a sentence.
+type nameMention struct {
+	text string
+	typ  string
+}
+
+// spotNames finds runs of capitalized words. A run that starts a sentence
+// counts only when known holds it (or known is nil and it has two words),
+// since every sentence starts with a capital.
+func spotNames(sentence string, known map[string]bool, withInitial bool) []nameMention {
+	words := strings.Fields(sentence)
+	var out []nameMention
+	for i := 0; i < len(words); {
+		w, endsRun := trimWord(words[i])
+		if !isNameWord(w) {
+			i++
+			continue
+		}
+		run := []string{w}
+		j := i + 1
+		for !endsRun && j < len(words) {
+			next, ends := trimWord(words[j])
+			if isNameWord(next) {
+				run = append(run, next)
+				endsRun = ends
+				j++
+				continue
+			}
+			// "Bank of America", "University of Texas"
+			if (next == "of" || next == "de" || next == "&") && j+1 < len(words) {
+				after, ends2 := trimWord(words[j+1])
+				if isNameWord(after) {
+					run = append(run, next, after)
+					endsRun = ends2
+					j += 2
+					continue
+				}
+			}
+			break
+		}
+		name := strings.Join(run, " ")
+		initial := i == 0 || isQuoteStart(words[i-1])
+		i = j
+		if isStopName(run[0]) {
+			if len(run) == 1 {
+				continue
+			}
+			name = strings.Join(run[1:], " ")
+			initial = false
+		}
+		if initial {
+			if !withInitial || known == nil || !known[normalize(name)] {
+				continue
+			}
+		}
+		if isTemporalWord(normalize(name)) {
+			continue
+		}
+		out = append(out, nameMention{text: name, typ: guessType(sentence, name)})
+	}
+	return out
+}
+
+func normalize(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+// trimWord strips surrounding punctuation and a possessive; endsRun reports
+// punctuation that ends a name run ("Boston, and").
+func trimWord(w string) (string, bool) {
+	endsRun := strings.ContainsAny(w[len(w)-1:], ",.;:!?)\"")
+	w = strings.TrimFunc(w, func(r rune) bool { return unicode.IsPunct(r) && r != '&' })
+	w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+	return w, endsRun
+}
+
+func isQuoteStart(prev string) bool {
+	return strings.HasSuffix(prev, ":") || strings.HasSuffix(prev, "\"")
+}
+
+func isNameWord(w string) bool {
+	if w == "" || w == "I" {
+		return false
+	}
+	r := []rune(w)
+	if !unicode.IsUpper(r[0]) {
+		return false
+	}
+	for _, c := range r {
+		if !unicode.IsLetter(c) && !unicode.IsDigit(c) && c != '-' && c != '\'' && c != '.' && c != '&' {
+			return false
+		}
+	}
+	return true
+}
+
+func guessType(sentence, name string) string {
+	lower := strings.ToLower(sentence)
+	n := strings.ToLower(name)
+	last := lastWord(n)
+	switch last {
+	case "university", "college", "school", "inc", "corp", "company", "hospital", "bank", "club",
+		"foundation", "institute", "academy", "center", "centre", "group", "church", "studio", "agency":
+		return "organization"
+	case "park", "street", "city", "beach", "lake", "mountain", "mountains", "river", "island", "museum", "cafe", "restaurant":
+		return "place"
+	}
+	for _, p := range []string{"in ", "to ", "from ", "near ", "visit ", "visited ", "around "} {
+		if strings.Contains(lower, p+n) {
+			return "place"
+		}
+	}
+	for _, p := range []string{"work at ", "works at ", "work for ", "works for ", "job at ", "worked at "} {
+		if strings.Contains(lower, p+n) {
+			return "organization"
+		}
+	}
+	for _, p := range []string{"with ", "mr. ", "mrs. ", "ms. ", "dr. ", "and ", "told ", "met ", "called "} {
+		if strings.Contains(lower, p+n) {
+			return "person"
+		}
+	}
+	return "entity"
+}
+
+// stopNames are capitalized words that are not names: sentence openers,
+// interjections and pronouns.
+var stopNames = map[string]bool{
+	"the": true, "a": true, "an": true, "my": true, "we": true, "it": true, "this": true, "that": true,
+	"these": true, "those": true, "hey": true, "hi": true, "hello": true, "yeah": true, "yes": true,
+	"no": true, "oh": true, "wow": true, "thanks": true, "thank": true, "so": true, "and": true, "but": true,
+	"well": true, "what": true, "how": true, "when": true, "where": true, "why": true, "who": true,
+	"do": true, "did": true, "have": true, "has": true, "just": true, "also": true, "sure": true,
+	"great": true, "good": true, "nice": true, "awesome": true, "cool": true, "sounds": true, "you": true,
+	"he": true, "she": true, "they": true, "his": true, "her": true, "their": true, "our": true, "your": true,
+	"i": true, "me": true, "us": true, "if": true, "or": true, "as": true, "at": true, "in": true, "on": true,
+	"for": true, "to": true, "of": true, "by": true, "with": true, "from": true, "is": true, "are": true,
+	"was": true, "were": true, "be": true, "been": true, "can": true, "could": true, "would": true,
+	"should": true, "will": true, "let": true, "lets": true, "let's": true, "ok": true, "okay": true,
+	"absolutely": true, "definitely": true, "totally": true, "really": true, "haha": true, "lol": true,
+	"congrats": true, "congratulations": true, "amazing": true, "love": true, "glad": true, "sorry": true,
+	"here": true, "there": true, "not": true, "all": true, "any": true, "some": true, "one": true, "thats": true,
+	"it's": true, "that's": true, "i'm": true, "i've": true, "don't": true, "dont": true, "mom": true,
+	"dad": true, "happy": true, "please": true, "maybe": true, "by the way": true, "btw": true,
+}
+
+func isStopName(w string) bool { return stopNames[strings.ToLower(w)] }
+
+func isPronoun(s string) bool {
+	switch strings.ToLower(s) {
+	case "it", "this", "that", "them", "him", "her", "you", "me", "us", "myself", "one", "something",
+		"everything", "anything", "things", "stuff", "there", "here", "what", "doing", "to", "it all":
+		return true
+	}
+	return false
+}
+
+// isTemporalWord reports month and weekday names, which are capitalized but
+// not entities.
+func isTemporalWord(s string) bool {
+	switch s {
+	case "january", "february", "march", "april", "may", "june", "july", "august", "september",
+		"october", "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday",
+		"saturday", "sunday", "today", "tomorrow", "yesterday", "christmas eve":
+		return true
+	}
+	return false
+}
