@@ -264,28 +264,29 @@ type userInfo struct {
 	aliases map[string]bool
 }
 
-// newUserInfo names the user after the user entity among the candidates, or
-// else the speaker of the user's messages, so facts about the user land on
+// newUserInfo names the user after the speaker of the user's messages, or
+// else the user entity among the candidates, so facts about the user land on
 // one entity across batches.
 func newUserInfo(req lore.ExtractRequest) userInfo {
-	u := userInfo{aliases: map[string]bool{"user": true, "the user": true, "me": true, "i": true}}
-	for _, e := range req.Entities {
-		if e != nil && e.Type == lore.UserEntityType && u.display == "" && e.Name != "" && !u.aliases[lore.NormalizeName(e.Name)] {
-			u.display = e.Name
-		}
-		if e != nil && e.Type == lore.UserEntityType {
-			u.aliases[lore.NormalizeName(e.Name)] = true
-			for _, a := range e.Aliases {
-				u.aliases[lore.NormalizeName(a)] = true
-			}
-		}
-	}
+	u := userInfo{aliases: map[string]bool{"user": true, "the user": true, "me": true, "i": true, "myself": true}}
 	for _, ep := range req.Episodes {
 		if ep != nil && ep.Role == "user" && ep.Speaker != "" {
 			if u.display == "" {
 				u.display = ep.Speaker
 			}
 			u.aliases[lore.NormalizeName(ep.Speaker)] = true
+		}
+	}
+	for _, e := range req.Entities {
+		if e == nil || e.Type != lore.UserEntityType {
+			continue
+		}
+		if u.display == "" && !u.aliases[lore.NormalizeName(e.Name)] {
+			u.display = e.Name
+		}
+		u.aliases[lore.NormalizeName(e.Name)] = true
+		for _, a := range e.Aliases {
+			u.aliases[lore.NormalizeName(a)] = true
 		}
 	}
 	if req.Scope.UserID != "" {
