@@ -1,0 +1,2 @@
+CREATE (j:Job)
+SET j = $job

@@ -1,0 +1,1 @@
+CREATE RANGE INDEX fact_object IF NOT EXISTS FOR (f:Fact) ON (f.object_id)
