@@ -21,6 +21,10 @@ type signal struct {
 	Name   string
 	Weight float64
 	Scores map[string]float64
+	// Absolute marks scores already on a 0..1 scale that means the same in
+	// every query (graph, temporal); they are clipped, not normalised, so a
+	// weak signal stays weak when it is the only one.
+	Absolute bool
 }
 
 // normalise maps scores to 0..1 so that signals on different scales (BM25,
@@ -88,7 +92,11 @@ func fuseWeighted(signals []signal, byMax bool) fused {
 			continue
 		}
 		total += s.Weight
-		for id, v := range normalise(s.Scores, byMax) {
+		norm := clip01(s.Scores)
+		if !s.Absolute {
+			norm = normalise(s.Scores, byMax)
+		}
+		for id, v := range norm {
 			out.Scores[id] += s.Weight * v
 			detail(out.Details, id)[s.Name] = v
 		}
@@ -121,6 +129,15 @@ func fuseRRF(signals []signal, k float64) fused {
 		}
 	}
 	scale(out.Scores, best)
+	return out
+}
+
+// clip01 returns scores limited to 0..1.
+func clip01(scores map[string]float64) map[string]float64 {
+	out := make(map[string]float64, len(scores))
+	for id, s := range scores {
+		out[id] = min(max(s, 0), 1)
+	}
 	return out
 }
 

@@ -108,6 +108,19 @@ func TestFuseWeighted(t *testing.T) {
 	}
 }
 
+func TestFuseWeightedAbsoluteSignals(t *testing.T) {
+	got := fuseWeighted([]signal{
+		{Name: "bm25", Weight: 1, Scores: map[string]float64{"a": 8, "b": 2}},
+		{Name: "graph", Weight: 1, Scores: map[string]float64{"b": 0.2, "c": 1.7}, Absolute: true},
+	}, true)
+	want := map[string]float64{"a": 0.5, "b": (0.25 + 0.2) / 2, "c": 0.5}
+	for id, w := range want {
+		if !near(got.Scores[id], w) {
+			t.Errorf("score[%s] = %v, want %v (absolute scores clipped, not rescaled)", id, got.Scores[id], w)
+		}
+	}
+}
+
 func TestFuseWeightedDetails(t *testing.T) {
 	got := fuseWeighted([]signal{
 		{Name: "bm25", Weight: 1, Scores: map[string]float64{"a": 2, "b": 1}},

@@ -98,14 +98,23 @@ func expansionTerms(queryWords []string, linked, connected []*lore.Entity, limit
 	return out
 }
 
-// graphScores scores the facts a graph walk reached: each hit counts
-// hopDecay^(hops-1) (a fact on a linked entity beats one two hops away),
-// grows with the log of how often the fact was stated, and fades with the
-// age of its last mention (half of the recency part per halfLifeDays) but
-// never below half. A fact reached from several linked entities sums its
-// hits, so a fact joining two entities of the query ranks first.
+// graphScores scores the facts a graph walk reached, on an absolute 0..1
+// scale. Each hit counts hopDecay^(hops-1) (a fact on a linked entity beats
+// one two hops away), times the specificity of its seed (an entity with few
+// facts says more about each of them than a hub such as the user, whose
+// every fact it reaches), grows with the log of how often the fact was
+// stated, and fades with the age of its last mention (half of the recency
+// part per halfLifeDays) but never below half. A fact reached from several
+// linked entities sums its hits, so a fact joining two entities of the
+// query ranks first. The sum is squashed into 0..1 with tanh.
 func graphScores(hits []lore.GraphHit, now time.Time, halfLifeDays float64) map[string]float64 {
 	const hopDecay = 0.5
+	fanout := map[string]int{}
+	for _, h := range hits {
+		if h.Fact != nil && h.Hops <= 1 {
+			fanout[h.SeedID]++
+		}
+	}
 	out := map[string]float64{}
 	for _, h := range hits {
 		if h.Fact == nil {
@@ -113,11 +122,25 @@ func graphScores(hits []lore.GraphHit, now time.Time, halfLifeDays float64) map[
 		}
 		hops := max(h.Hops, 1)
 		s := math.Pow(hopDecay, float64(hops-1))
+		s *= specificity(fanout[h.SeedID])
 		s *= 1 + 0.25*math.Log(float64(max(h.Fact.Count, 1)))
 		s *= recency(h.Fact.LastSeen, now, halfLifeDays)
 		out[h.Fact.ID] += s
 	}
+	for id, s := range out {
+		out[id] = math.Tanh(s)
+	}
 	return out
+}
+
+// specificity is 1 for an entity with up to specificFacts facts, then falls
+// with the square root of its fan-out.
+func specificity(facts int) float64 {
+	const specificFacts = 9
+	if facts <= specificFacts {
+		return 1
+	}
+	return math.Sqrt(specificFacts / float64(facts))
 }
 
 // recency is 1 for something seen now, falling towards 0.5 with age.

@@ -1,6 +1,8 @@
 package retrieve
 
 import (
+	"fmt"
+	"math"
 	"slices"
 	"testing"
 	"time"
@@ -93,6 +95,16 @@ func TestGraphScores(t *testing.T) {
 			{Fact: fact("single", 3, 0), Hops: 1, SeedID: "a"},
 		}, "bridge", "single"},
 	}
+	hub := []lore.GraphHit{{Fact: fact("specific", 1, 0), Hops: 1, SeedID: "rare"}}
+	for i := range 36 {
+		hub = append(hub, lore.GraphHit{Fact: fact(fmt.Sprintf("hub%d", i), 1, 0), Hops: 1, SeedID: "hub"})
+	}
+	tests = append(tests, struct {
+		name   string
+		hits   []lore.GraphHit
+		higher string
+		lower  string
+	}{"specific entity beats hub", hub, "specific", "hub0"})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := graphScores(tt.hits, now, halfLife)
@@ -101,8 +113,15 @@ func TestGraphScores(t *testing.T) {
 			}
 		})
 	}
-	if s := graphScores([]lore.GraphHit{{Fact: fact("x", 1, 0), Hops: 1}}, now, halfLife); !near(s["x"], 1) {
-		t.Fatalf("fresh one-hop fact stated once scored %v, want 1", s["x"])
+	if s := graphScores([]lore.GraphHit{{Fact: fact("x", 1, 0), Hops: 1}}, now, halfLife); !near(s["x"], math.Tanh(1)) {
+		t.Fatalf("fresh one-hop fact stated once scored %v, want tanh(1)", s["x"])
+	}
+	if s := graphScores(hub, now, halfLife); !near(s["hub0"], math.Tanh(0.5)) {
+		t.Fatalf("fact of an entity with 36 facts scored %v, want tanh(sqrt(9/36))", s["hub0"])
+	}
+	capped := []lore.GraphHit{{Fact: fact("y", 50, 0), Hops: 1, SeedID: "a"}, {Fact: fact("y", 50, 0), Hops: 1, SeedID: "b"}}
+	if s := graphScores(capped, now, halfLife); s["y"] >= 1 || s["y"] < 0.99 {
+		t.Fatalf("score %v, want just under 1", s["y"])
 	}
 }
 

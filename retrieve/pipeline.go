@@ -50,7 +50,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		return nil, err
 	}
 	if cfg.Signals.Temporal && len(a.Spans) > 0 {
-		c.signals = append(c.signals, signal{Name: SignalTemporal, Weight: cfg.Weights.Temporal, Scores: temporalScores(c, a.Spans)})
+		c.signals = append(c.signals, signal{Name: SignalTemporal, Weight: cfg.Weights.Temporal, Scores: temporalScores(c, a.Spans), Absolute: true})
 	}
 	var f fused
 	if cfg.Fusion == FusionRRF {
@@ -262,7 +262,7 @@ func (p *Pipeline) link(ctx context.Context, scope lore.Scope, a analysis) (link
 // related fact surfaces even when its words differ from the query's.
 func (p *Pipeline) walk(ctx context.Context, req Request, kinds []lore.DocKind, linked []*lore.Entity, c *candidateSet) (signal, error) {
 	cfg := p.Config
-	s := signal{Name: SignalGraph, Weight: cfg.Weights.Graph, Scores: map[string]float64{}}
+	s := signal{Name: SignalGraph, Weight: cfg.Weights.Graph, Scores: map[string]float64{}, Absolute: true}
 	seeds := make([]string, 0, len(linked))
 	for _, e := range linked {
 		// The user's entity touches nearly every fact; walking from it
