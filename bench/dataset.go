@@ -1,0 +1,332 @@
+// Package bench measures retrieval quality on the LoCoMo and LongMemEval
+// long-term memory benchmarks: it ingests every turn through Lore's own
+// ingestion path, asks each question through the retrieval pipeline under
+// several ablations, and scores the source turns of the top results against
+// the gold evidence (see ../shared/bench/README.md for the recipe).
+package bench
+
+import (
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Turn is one message of a benchmark conversation.
+type Turn struct {
+	ID        string // the benchmark's turn id, stored as the episode's source_id
+	SessionID string
+	Role      string
+	Speaker   string
+	Text      string
+	Time      time.Time
+}
+
+// Session is a dated group of turns, ingested as one request.
+type Session struct {
+	ID    string
+	Time  time.Time
+	Turns []Turn
+}
+
+// Question is one retrieval query with its gold evidence.
+type Question struct {
+	ID         string
+	Text       string
+	Time       time.Time // "now" for the question
+	Group      string    // LoCoMo category or LongMemEval question type
+	GoldTurns  []string
+	GoldSesses []string
+}
+
+// Space is one memory space: what is ingested before its questions are asked.
+type Space struct {
+	ID        string
+	Sessions  []Session
+	Questions []Question
+}
+
+// Dataset is a loaded benchmark.
+type Dataset struct {
+	Name   string // "locomo" or "longmemeval"
+	Spaces []Space
+	// SessionOf maps a turn id to its session id, for session-level scores.
+	SessionOf map[string]string
+}
+
+func openMaybeGzip(path string) (io.ReadCloser, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if !strings.HasSuffix(path, ".gz") {
+		return f, nil
+	}
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{zr, f}, nil
+}
+
+type locomoTurn struct {
+	Speaker     string `json:"speaker"`
+	DiaID       string `json:"dia_id"`
+	Text        string `json:"text"`
+	BlipCaption string `json:"blip_caption"`
+}
+
+type locomoSample struct {
+	SampleID     string                     `json:"sample_id"`
+	Conversation map[string]json.RawMessage `json:"conversation"`
+	QA           []struct {
+		Question string          `json:"question"`
+		Evidence []string        `json:"evidence"`
+		Category int             `json:"category"`
+		Answer   json.RawMessage `json:"answer"`
+	} `json:"qa"`
+}
+
+var (
+	sessionKeyRe = regexp.MustCompile(`^session_(\d+)$`)
+	evidenceRe   = regexp.MustCompile(`D:?(\d+):0*(\d+)`)
+)
+
+// LocomoTime parses LoCoMo's session dates, "1:56 pm on 8 May, 2023".
+func LocomoTime(s string) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	for _, layout := range []string{"3:04 pm on 2 January, 2006", "3:04 pm on 2 Jan, 2006", "3:04 PM on 2 January, 2006"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("locomo: unrecognised date %q", s)
+}
+
+// LoadLoCoMo reads LoCoMo's JSON: one space per conversation; a turn's
+// image caption stays with its turn; evidence ids are normalised and QA with
+// no valid evidence left are skipped.
+func LoadLoCoMo(path string) (*Dataset, error) {
+	r, err := openMaybeGzip(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	var samples []locomoSample
+	if err := json.NewDecoder(r).Decode(&samples); err != nil {
+		return nil, fmt.Errorf("locomo: decode %s: %w", path, err)
+	}
+	ds := &Dataset{Name: "locomo", SessionOf: map[string]string{}}
+	for _, s := range samples {
+		sp := Space{ID: s.SampleID}
+		var nums []int
+		for k := range s.Conversation {
+			if m := sessionKeyRe.FindStringSubmatch(k); m != nil {
+				n, _ := strconv.Atoi(m[1])
+				nums = append(nums, n)
+			}
+		}
+		sort.Ints(nums)
+		var last time.Time
+		for _, n := range nums {
+			var turns []locomoTurn
+			if err := json.Unmarshal(s.Conversation[fmt.Sprintf("session_%d", n)], &turns); err != nil {
+				continue // some keys hold no list
+			}
+			var dateStr string
+			_ = json.Unmarshal(s.Conversation[fmt.Sprintf("session_%d_date_time", n)], &dateStr)
+			at, err := LocomoTime(dateStr)
+			if err != nil {
+				return nil, fmt.Errorf("%s session %d: %w", s.SampleID, n, err)
+			}
+			sess := Session{ID: fmt.Sprintf("%s/S%d", s.SampleID, n), Time: at}
+			for i, t := range turns {
+				text := t.Text
+				if t.BlipCaption != "" {
+					text += " [shares a photo: " + t.BlipCaption + "]"
+				}
+				sess.Turns = append(sess.Turns, Turn{
+					ID: t.DiaID, SessionID: sess.ID, Role: "user", Speaker: t.Speaker, Text: text,
+					Time: at.Add(time.Duration(i) * time.Second),
+				})
+				ds.SessionOf[s.SampleID+"|"+t.DiaID] = sess.ID
+			}
+			if at.After(last) {
+				last = at
+			}
+			sp.Sessions = append(sp.Sessions, sess)
+		}
+		for i, q := range s.QA {
+			var gold []string
+			seen := map[string]bool{}
+			for _, ev := range q.Evidence {
+				for _, m := range evidenceRe.FindAllStringSubmatch(ev, -1) {
+					id := "D" + m[1] + ":" + m[2]
+					if _, ok := ds.SessionOf[s.SampleID+"|"+id]; ok && !seen[id] {
+						seen[id] = true
+						gold = append(gold, id)
+					}
+				}
+			}
+			if len(gold) == 0 {
+				continue
+			}
+			var sessions []string
+			ss := map[string]bool{}
+			for _, g := range gold {
+				if sid := ds.SessionOf[s.SampleID+"|"+g]; !ss[sid] {
+					ss[sid] = true
+					sessions = append(sessions, sid)
+				}
+			}
+			sp.Questions = append(sp.Questions, Question{
+				ID: fmt.Sprintf("%s/q%d", s.SampleID, i), Text: q.Question,
+				Time: last.Add(24 * time.Hour), Group: strconv.Itoa(q.Category),
+				GoldTurns: gold, GoldSesses: sessions,
+			})
+		}
+		ds.Spaces = append(ds.Spaces, sp)
+	}
+	return ds, nil
+}
+
+type lmeQuestion struct {
+	QuestionID         string `json:"question_id"`
+	QuestionType       string `json:"question_type"`
+	Question           string `json:"question"`
+	QuestionDate       string `json:"question_date"`
+	HaystackSessionIDs []string
+	HaystackDates      []string
+	HaystackSessions   [][]struct {
+		Role      string `json:"role"`
+		Content   string `json:"content"`
+		HasAnswer bool   `json:"has_answer"`
+	}
+	AnswerSessionIDs []string
+}
+
+func (q *lmeQuestion) UnmarshalJSON(b []byte) error {
+	type plain lmeQuestion
+	var aux struct {
+		plain
+		HaystackSessionIDs json.RawMessage `json:"haystack_session_ids"`
+		HaystackDates      json.RawMessage `json:"haystack_dates"`
+		HaystackSessions   json.RawMessage `json:"haystack_sessions"`
+		AnswerSessionIDs   json.RawMessage `json:"answer_session_ids"`
+	}
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	*q = lmeQuestion(aux.plain)
+	for _, f := range []struct {
+		raw json.RawMessage
+		dst any
+	}{
+		{aux.HaystackSessionIDs, &q.HaystackSessionIDs}, {aux.HaystackDates, &q.HaystackDates},
+		{aux.HaystackSessions, &q.HaystackSessions}, {aux.AnswerSessionIDs, &q.AnswerSessionIDs},
+	} {
+		if len(f.raw) > 0 {
+			if err := json.Unmarshal(f.raw, f.dst); err != nil {
+				return fmt.Errorf("question %s: %w", q.QuestionID, err)
+			}
+		}
+	}
+	return nil
+}
+
+// LongMemEvalTime parses "2023/05/28 (Sun) 19:47".
+func LongMemEvalTime(s string) (time.Time, error) {
+	t, err := time.Parse("2006/01/02 (Mon) 15:04", strings.TrimSpace(s))
+	if err != nil {
+		return time.Time{}, fmt.Errorf("longmemeval: unrecognised date %q", s)
+	}
+	return t, nil
+}
+
+// LoadLongMemEval reads LongMemEval (JSON lines, or a JSON list; gzip by
+// suffix): one space per question holding its haystack. With userTurnsOnly
+// (the official protocol) only user turns are ingested, and gold turns are
+// those of them marked has_answer. Abstention questions (_abs) are skipped.
+func LoadLongMemEval(path string, userTurnsOnly bool) (*Dataset, error) {
+	r, err := openMaybeGzip(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("longmemeval: read %s: %w", path, err)
+	}
+	var qs []lmeQuestion
+	if trimmed := strings.TrimSpace(string(raw)); strings.HasPrefix(trimmed, "[") {
+		if err := json.Unmarshal(raw, &qs); err != nil {
+			return nil, fmt.Errorf("longmemeval: decode %s: %w", path, err)
+		}
+	} else {
+		dec := json.NewDecoder(strings.NewReader(trimmed))
+		for dec.More() {
+			var q lmeQuestion
+			if err := dec.Decode(&q); err != nil {
+				return nil, fmt.Errorf("longmemeval: decode %s: %w", path, err)
+			}
+			qs = append(qs, q)
+		}
+	}
+	ds := &Dataset{Name: "longmemeval", SessionOf: map[string]string{}}
+	for _, q := range qs {
+		if strings.HasSuffix(q.QuestionID, "_abs") {
+			continue
+		}
+		if len(q.HaystackSessionIDs) != len(q.HaystackSessions) || len(q.HaystackDates) != len(q.HaystackSessions) {
+			return nil, fmt.Errorf("longmemeval: question %s: %d session ids, %d dates, %d sessions",
+				q.QuestionID, len(q.HaystackSessionIDs), len(q.HaystackDates), len(q.HaystackSessions))
+		}
+		qt, err := LongMemEvalTime(q.QuestionDate)
+		if err != nil {
+			return nil, err
+		}
+		sp := Space{ID: q.QuestionID}
+		var gold []string
+		for si, turns := range q.HaystackSessions {
+			sid := q.HaystackSessionIDs[si]
+			at, err := LongMemEvalTime(q.HaystackDates[si])
+			if err != nil {
+				return nil, err
+			}
+			sess := Session{ID: sid, Time: at}
+			for ti, t := range turns {
+				if userTurnsOnly && t.Role != "user" {
+					continue
+				}
+				id := fmt.Sprintf("%s_%d", sid, ti+1)
+				sess.Turns = append(sess.Turns, Turn{
+					ID: id, SessionID: sid, Role: t.Role, Text: t.Content,
+					Time: at.Add(time.Duration(ti) * time.Second),
+				})
+				ds.SessionOf[q.QuestionID+"|"+id] = sid
+				if t.HasAnswer {
+					gold = append(gold, id)
+				}
+			}
+			if len(sess.Turns) > 0 {
+				sp.Sessions = append(sp.Sessions, sess)
+			}
+		}
+		sp.Questions = []Question{{
+			ID: q.QuestionID, Text: q.Question, Time: qt, Group: q.QuestionType,
+			GoldTurns: gold, GoldSesses: q.AnswerSessionIDs,
+		}}
+		ds.Spaces = append(ds.Spaces, sp)
+	}
+	return ds, nil
+}

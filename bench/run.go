@@ -1,0 +1,258 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/ingest"
+	"github.com/lore-memory/lore/retrieve"
+)
+
+// MaxK is the deepest cut-off scored, and so the number of results asked for.
+const MaxK = 50
+
+// Runner ingests a dataset and scores retrieval under each ablation.
+type Runner struct {
+	Ingest   *ingest.Service
+	Pipeline *retrieve.Pipeline // the full pipeline; ablations copy it with other signals
+	// Ablations to run besides the full pipeline; nil means retrieve.Ablations().
+	Ablations []retrieve.Ablation
+	// Limit runs only the first Limit spaces when > 0.
+	Limit int
+	// Tenant separates benchmark runs from other data in the same store.
+	Tenant string
+	// Progress receives progress lines; nil for none.
+	Progress io.Writer
+}
+
+// Report is the JSON that `lore bench` writes; its shape is fixed, scripts
+// depend on it.
+type Report struct {
+	Dataset       string                    `json:"dataset"`
+	Data          string                    `json:"data,omitempty"`
+	Spaces        int                       `json:"spaces"`
+	Turns         int                       `json:"turns"`
+	Overall       Scores                    `json:"overall"`
+	ByCategory    map[string]Scores         `json:"by_category,omitempty"`
+	ByType        map[string]Scores         `json:"by_type,omitempty"`
+	LatencyMS     Latency                   `json:"latency_ms"`
+	IngestSeconds float64                   `json:"ingest_seconds"`
+	Ablations     map[string]AblationReport `json:"ablations"`
+	Config        retrieve.Config           `json:"config"`
+	Embedder      string                    `json:"embedder"`
+	Extractor     string                    `json:"extractor,omitempty"`
+}
+
+// AblationReport holds one ablation's scores, in the report's shape.
+type AblationReport struct {
+	Signals    retrieve.Signals  `json:"signals"`
+	Overall    Scores            `json:"overall"`
+	ByCategory map[string]Scores `json:"by_category,omitempty"`
+	ByType     map[string]Scores `json:"by_type,omitempty"`
+	LatencyMS  Latency           `json:"latency_ms"`
+}
+
+// variant is one pipeline configuration being scored.
+type variant struct {
+	name     string
+	pipeline *retrieve.Pipeline
+	overall  *accumulator
+	groups   map[string]*accumulator
+	latency  []float64
+}
+
+// Run ingests every space of ds and asks its questions.
+func (r *Runner) Run(ctx context.Context, ds *Dataset) (*Report, error) {
+	spaces := ds.Spaces
+	if r.Limit > 0 && r.Limit < len(spaces) {
+		spaces = spaces[:r.Limit]
+	}
+	tenant := r.Tenant
+	if tenant == "" {
+		tenant = "bench-" + ds.Name
+	}
+	ablations := r.Ablations
+	if ablations == nil {
+		ablations = retrieve.Ablations()
+	}
+	full := &variant{name: "full", pipeline: r.Pipeline, overall: newAccumulator(), groups: map[string]*accumulator{}}
+	variants := []*variant{full}
+	for _, a := range ablations {
+		p := *r.Pipeline
+		p.Config.Signals = a.Signals
+		variants = append(variants, &variant{name: a.Name, pipeline: &p, overall: newAccumulator(), groups: map[string]*accumulator{}})
+	}
+
+	totalTurns := 0
+	for _, sp := range spaces {
+		for _, s := range sp.Sessions {
+			totalTurns += len(s.Turns)
+		}
+	}
+	prog := newProgress(r.Progress, "ingest", totalTurns)
+	var ingestTime time.Duration
+	for _, sp := range spaces {
+		scope := lore.Scope{TenantID: tenant, UserID: sp.ID}
+		// A rerun starts from an empty space.
+		if _, err := r.Ingest.Store.DeleteScope(ctx, scope); err != nil {
+			return nil, fmt.Errorf("bench: clear %s: %w", sp.ID, err)
+		}
+		if err := r.Ingest.Index.DeleteScope(ctx, scope); err != nil {
+			return nil, fmt.Errorf("bench: clear index %s: %w", sp.ID, err)
+		}
+		start := time.Now()
+		for _, s := range sp.Sessions {
+			if err := r.ingestSession(ctx, scope, s); err != nil {
+				return nil, fmt.Errorf("bench: ingest %s %s: %w", sp.ID, s.ID, err)
+			}
+			prog.add(len(s.Turns))
+		}
+		ingestTime += time.Since(start)
+
+		for _, q := range sp.Questions {
+			for _, v := range variants {
+				started := time.Now()
+				resp, err := v.pipeline.Search(ctx, retrieve.Request{
+					Scope: scope, Query: q.Text, TopK: MaxK, QueryTime: q.Time,
+				})
+				if err != nil {
+					return nil, fmt.Errorf("bench: search %s (%s): %w", q.ID, v.name, err)
+				}
+				v.latency = append(v.latency, float64(time.Since(started).Microseconds())/1000)
+				rk := r.rank(ds, sp.ID, resp)
+				group := v.groups[q.Group]
+				if group == nil {
+					group = newAccumulator()
+					v.groups[q.Group] = group
+				}
+				group.add(rk, q.GoldTurns, q.GoldSesses)
+				// LoCoMo's adversarial category 5 is reported apart, not in
+				// the overall figure.
+				if !(ds.Name == "locomo" && q.Group == "5") {
+					v.overall.add(rk, q.GoldTurns, q.GoldSesses)
+				}
+			}
+		}
+	}
+	prog.done()
+
+	rep := &Report{
+		Dataset: ds.Name, Spaces: len(spaces), Turns: totalTurns,
+		IngestSeconds: round4(ingestTime.Seconds()),
+		Ablations:     map[string]AblationReport{},
+		Config:        r.Pipeline.Config,
+		Embedder:      "none",
+	}
+	if r.Pipeline.Embedder != nil {
+		rep.Embedder = r.Pipeline.Embedder.Info().Name
+	}
+	for _, v := range variants {
+		groups := map[string]Scores{}
+		for g, acc := range v.groups {
+			groups[g] = acc.scores()
+		}
+		if ds.Name == "locomo" {
+			groups["1-4"] = v.overall.scores()
+		}
+		ar := AblationReport{Signals: v.pipeline.Config.Signals, Overall: v.overall.scores(), LatencyMS: percentiles(v.latency)}
+		if ds.Name == "locomo" {
+			ar.ByCategory = groups
+		} else {
+			ar.ByType = groups
+		}
+		if v == full {
+			rep.Overall, rep.ByCategory, rep.ByType, rep.LatencyMS = ar.Overall, ar.ByCategory, ar.ByType, ar.LatencyMS
+			continue
+		}
+		rep.Ablations[v.name] = ar
+	}
+	return rep, nil
+}
+
+func (r *Runner) ingestSession(ctx context.Context, scope lore.Scope, s Session) error {
+	msgs := make([]ingest.Message, 0, len(s.Turns))
+	for _, t := range s.Turns {
+		at := t.Time
+		msgs = append(msgs, ingest.Message{Role: t.Role, Content: t.Text, Name: t.Speaker, CreatedAt: &at, SourceID: t.ID})
+	}
+	max := r.Ingest.Config.MaxMessages
+	if max <= 0 {
+		max = ingest.DefaultConfig().MaxMessages
+	}
+	for len(msgs) > 0 {
+		n := min(len(msgs), max)
+		if _, err := r.Ingest.Add(ctx, ingest.AddRequest{Scope: scope, Messages: msgs[:n], Infer: true, Sync: true}); err != nil {
+			return err
+		}
+		msgs = msgs[n:]
+	}
+	return nil
+}
+
+// rank turns a response into per-result source turn and session ids.
+func (r *Runner) rank(ds *Dataset, spaceID string, resp *retrieve.Response) ranked {
+	var rk ranked
+	for _, res := range resp.Results {
+		var turns, sessions []string
+		seen := map[string]bool{}
+		for _, src := range res.Sources {
+			if src.SourceID == "" {
+				continue
+			}
+			turns = append(turns, src.SourceID)
+			if sid, ok := ds.SessionOf[spaceID+"|"+src.SourceID]; ok && !seen[sid] {
+				seen[sid] = true
+				sessions = append(sessions, sid)
+			}
+		}
+		rk.turns = append(rk.turns, turns)
+		rk.sessions = append(rk.sessions, sessions)
+		rk.chars = append(rk.chars, len(res.Memory))
+	}
+	return rk
+}
+
+// progress prints a one-line progress bar, redrawn in place.
+type progress struct {
+	w          io.Writer
+	label      string
+	total, n   int
+	start      time.Time
+	lastRedraw time.Time
+}
+
+func newProgress(w io.Writer, label string, total int) *progress {
+	return &progress{w: w, label: label, total: total, start: time.Now()}
+}
+
+func (p *progress) add(n int) {
+	p.n += n
+	if p.w == nil || time.Since(p.lastRedraw) < 200*time.Millisecond && p.n < p.total {
+		return
+	}
+	p.lastRedraw = time.Now()
+	const width = 30
+	filled := 0
+	if p.total > 0 {
+		filled = p.n * width / p.total
+	}
+	bar := make([]byte, width)
+	for i := range bar {
+		bar[i] = '.'
+		if i < filled {
+			bar[i] = '#'
+		}
+	}
+	rate := float64(p.n) / max(time.Since(p.start).Seconds(), 1e-9)
+	fmt.Fprintf(p.w, "\r%s [%s] %d/%d turns, %s/s ", p.label, bar, p.n, p.total, strconv.FormatFloat(rate, 'f', 1, 64))
+}
+
+func (p *progress) done() {
+	if p.w != nil {
+		fmt.Fprintf(p.w, "\r%s done: %d turns in %s\n", p.label, p.n, time.Since(p.start).Round(time.Millisecond))
+	}
+}
