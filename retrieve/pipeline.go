@@ -197,26 +197,47 @@ func (p *Pipeline) candidates(ctx context.Context, req Request, kinds []lore.Doc
 		c.add(s, vecHits)
 		c.signals = append(c.signals, s)
 	}
+	// The expansion search and the graph walk both need the linked
+	// entities and not each other.
+	var (
+		expHits        []lore.IndexHit
+		expErr, walkEr error
+		walked         walkResult
+		terms          []string
+	)
 	if cfg.Signals.EntityExpansion {
-		terms := expansionTerms(a.Words, linked, connected, cfg.MaxExpansionTerms)
-		if len(terms) > 0 {
+		terms = expansionTerms(a.Words, linked, connected, cfg.MaxExpansionTerms)
+	}
+	if len(terms) > 0 {
+		wg.Go(func() {
 			q := base
 			q.Text, q.Limit = strings.Join(terms, " "), max(cfg.TextPool, req.TopK)
-			hits, err := p.Index.SearchText(ctx, q)
-			if err != nil {
-				return nil, fmt.Errorf("retrieve: expansion search: %w", err)
-			}
-			s := signal{Name: SignalExpansion, Weight: cfg.Weights.Expansion, Scores: map[string]float64{}}
-			c.add(s, hits)
-			c.signals = append(c.signals, s)
-		}
+			expHits, expErr = p.Index.SearchText(ctx, q)
+		})
 	}
 	if cfg.Signals.Graph && len(linked) > 0 {
-		s, err := p.walk(ctx, req, kinds, linked, c)
-		if err != nil {
-			return nil, err
-		}
+		wg.Go(func() { walked, walkEr = p.walk(ctx, req, kinds, linked) })
+	}
+	wg.Wait()
+	if expErr != nil {
+		return nil, fmt.Errorf("retrieve: expansion search: %w", expErr)
+	}
+	if walkEr != nil {
+		return nil, walkEr
+	}
+	if len(terms) > 0 {
+		s := signal{Name: SignalExpansion, Weight: cfg.Weights.Expansion, Scores: map[string]float64{}}
+		c.add(s, expHits)
 		c.signals = append(c.signals, s)
+	}
+	if cfg.Signals.Graph && len(linked) > 0 {
+		for id, k := range walked.kind {
+			c.kind[id] = k
+		}
+		for _, f := range walked.facts {
+			c.facts[f.ID] = f
+		}
+		c.signals = append(c.signals, walked.signal)
 	}
 	return c, nil
 }
@@ -256,13 +277,24 @@ func (p *Pipeline) link(ctx context.Context, scope lore.Scope, a analysis) (link
 	return linked, connected, nil
 }
 
-// walk scores the facts around the linked entities. Facts the walk reaches
-// are kept hydrated. When episodes are wanted, each source episode of a
-// reached fact inherits half its best fact's score, so the turn that said a
-// related fact surfaces even when its words differ from the query's.
-func (p *Pipeline) walk(ctx context.Context, req Request, kinds []lore.DocKind, linked []*lore.Entity, c *candidateSet) (signal, error) {
+// walkResult is what the graph walk found: its signal, the facts it
+// reached (already loaded) and the kind of every id it scored.
+type walkResult struct {
+	signal signal
+	facts  []*lore.Fact
+	kind   map[string]lore.DocKind
+}
+
+// walk scores the facts around the linked entities. When episodes are
+// wanted, each source episode of a reached fact inherits half its best
+// fact's score, so the turn that said a related fact surfaces even when its
+// words differ from the query's.
+func (p *Pipeline) walk(ctx context.Context, req Request, kinds []lore.DocKind, linked []*lore.Entity) (walkResult, error) {
 	cfg := p.Config
-	s := signal{Name: SignalGraph, Weight: cfg.Weights.Graph, Scores: map[string]float64{}, Absolute: true}
+	out := walkResult{
+		signal: signal{Name: SignalGraph, Weight: cfg.Weights.Graph, Scores: map[string]float64{}, Absolute: true},
+		kind:   map[string]lore.DocKind{},
+	}
 	seeds := make([]string, 0, len(linked))
 	for _, e := range linked {
 		// The user's entity touches nearly every fact; walking from it
@@ -272,38 +304,41 @@ func (p *Pipeline) walk(ctx context.Context, req Request, kinds []lore.DocKind, 
 		}
 	}
 	if len(seeds) == 0 {
-		return s, nil
+		return out, nil
 	}
 	hops := min(max(cfg.MaxHops, 1), 2)
 	hits, err := p.Graph.Neighborhood(ctx, lore.NeighborhoodQuery{
 		Scope: req.Scope, SeedIDs: seeds, MaxHops: hops, Limit: max(cfg.GraphPool, req.TopK), IncludeInvalidated: req.IncludeInvalidated,
 	})
 	if err != nil {
-		return s, fmt.Errorf("retrieve: graph walk: %w", err)
+		return out, fmt.Errorf("retrieve: graph walk: %w", err)
 	}
 	scores := graphScores(hits, req.QueryTime, cfg.RecencyHalfLifeDays)
 	wantFacts := slices.Contains(kinds, lore.KindFact)
 	wantEpisodes := slices.Contains(kinds, lore.KindEpisode)
+	s := out.signal.Scores
 	for _, h := range hits {
 		f := h.Fact
 		if f == nil || !req.Scope.Contains(f.Scope) {
 			continue
 		}
 		if wantFacts {
-			c.facts[f.ID] = f
-			c.kind[f.ID] = lore.KindFact
-			s.Scores[f.ID] = scores[f.ID]
+			if _, dup := out.kind[f.ID]; !dup {
+				out.facts = append(out.facts, f)
+			}
+			out.kind[f.ID] = lore.KindFact
+			s[f.ID] = scores[f.ID]
 		}
 		if wantEpisodes {
 			for _, epID := range f.SourceEpisodeIDs {
-				if v := scores[f.ID] / 2; v > s.Scores[epID] {
-					s.Scores[epID] = v
-					c.kind[epID] = lore.KindEpisode
+				if v := scores[f.ID] / 2; v > s[epID] {
+					s[epID] = v
+					out.kind[epID] = lore.KindEpisode
 				}
 			}
 		}
 	}
-	return s, nil
+	return out, nil
 }
 
 // hydrate loads every candidate's record that is not loaded yet. Ids the
