@@ -37,14 +37,15 @@ func (x *Index) SearchText(ctx context.Context, q lore.IndexQuery) ([]lore.Index
 
 // SearchVector ranks the documents q.Scope contains by cosine similarity to
 // q.Vector (1 - Weaviate's cosine distance). Documents indexed without a
-// vector are never found.
+// vector are never found, and an empty q.Vector finds nothing.
 func (x *Index) SearchVector(ctx context.Context, q lore.IndexQuery) ([]lore.IndexHit, error) {
 	classes, limit, err := checkQuery(q)
 	if err != nil {
 		return nil, err
 	}
 	if len(q.Vector) == 0 {
-		return nil, lore.Errorf(lore.EINVALID, "vector search needs a query vector")
+		// Without an embedder there is no query vector, and no dense hits.
+		return nil, nil
 	}
 	vec, ok := gqlVector(q.Vector)
 	if !ok {
@@ -106,11 +107,10 @@ func (x *Index) search(ctx context.Context, q lore.IndexQuery, classes []string,
 	if err != nil {
 		return nil, fmt.Errorf("weaviate: search: %w", wrapErr(err))
 	}
-	if len(resp.Errors) > 0 {
-		if tenantMissing(resp.Errors) {
-			// Nothing was ever indexed for this Lore tenant.
-			return nil, nil
-		}
+	// A collection in which the Weaviate tenant does not exist yet holds
+	// nothing of that Lore tenant: its part of the answer is empty, and the
+	// other collection's part still counts.
+	if len(resp.Errors) > 0 && !tenantMissing(resp.Errors) {
 		return nil, fmt.Errorf("weaviate: search: %s", graphQLErrors(resp.Errors))
 	}
 	return parseHits(resp, classes, limit, metric)

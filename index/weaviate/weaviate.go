@@ -19,6 +19,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lore-memory/lore"
@@ -61,6 +62,9 @@ type Config struct {
 type Index struct {
 	client    *wv.Client
 	transport *http.Transport
+	// tenants caches the Weaviate tenant names this process has created in
+	// both collections, so Upsert asks the server only once per tenant.
+	tenants sync.Map
 }
 
 // Open connects to the server, checks it is ready, and creates the fact and

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/go-openapi/strfmt"
@@ -42,11 +43,43 @@ func (x *Index) Upsert(ctx context.Context, docs []lore.IndexDoc) error {
 		seen[key] = len(objects)
 		objects = append(objects, obj)
 	}
+	if err := x.ensureTenants(ctx, objects); err != nil {
+		return err
+	}
 	for start := 0; start < len(objects); start += upsertBatch {
 		end := min(start+upsertBatch, len(objects))
 		if err := x.importBatch(ctx, objects[start:end]); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// ensureTenants creates the Weaviate tenants of objects in both
+// collections, once per tenant and process. Weaviate would create a tenant on
+// its first object by itself, but only in the collection that object goes
+// to; a search of both collections would then fail on the other one.
+// Creating an existing tenant is a no-op in Weaviate.
+func (x *Index) ensureTenants(ctx context.Context, objects []*models.Object) error {
+	var missing []models.Tenant
+	for _, obj := range objects {
+		if _, ok := x.tenants.Load(obj.Tenant); ok {
+			continue
+		}
+		if !slices.ContainsFunc(missing, func(t models.Tenant) bool { return t.Name == obj.Tenant }) {
+			missing = append(missing, models.Tenant{Name: obj.Tenant})
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	for _, class := range []string{FactCollection, EpisodeCollection} {
+		if err := x.client.Schema().TenantsCreator().WithClassName(class).WithTenants(missing...).Do(ctx); err != nil {
+			return fmt.Errorf("weaviate: create tenants in %s: %w", class, wrapErr(err))
+		}
+	}
+	for _, t := range missing {
+		x.tenants.Store(t.Name, struct{}{})
 	}
 	return nil
 }
@@ -176,6 +209,7 @@ func (x *Index) DropTenant(ctx context.Context, tenantID string) error {
 	if err := lore.ValidateID("tenant_id", tenantID); err != nil {
 		return err
 	}
+	x.tenants.Delete(tenantName(tenantID))
 	for _, class := range []string{FactCollection, EpisodeCollection} {
 		err := x.client.Schema().TenantsDeleter().WithClassName(class).WithTenants(tenantName(tenantID)).Do(ctx)
 		if err != nil {
