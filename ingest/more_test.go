@@ -259,3 +259,81 @@ func TestNgrams(t *testing.T) {
 		})
 	}
 }
+
+// failingIndex fails Upsert while fail is set.
+type failingIndex struct {
+	*memIndex
+	mu   sync.Mutex
+	fail bool
+}
+
+func (f *failingIndex) Upsert(ctx context.Context, docs []lore.IndexDoc) error {
+	f.mu.Lock()
+	fail := f.fail
+	f.mu.Unlock()
+	if fail {
+		return lore.Errorf(lore.EUNAVAILABLE, "embedding endpoint is down")
+	}
+	return f.memIndex.Upsert(ctx, docs)
+}
+
+func (f *failingIndex) set(fail bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.fail = fail
+}
+
+func TestFailuresAfterStoringLeaveAJob(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name      string
+		infer     bool
+		sync      bool
+		indexDown bool
+		extractor error
+		wantErr   string // the error code Add returns, "" for none
+		wantKind  string
+		wantFacts int
+	}{
+		{"verbatim with the index down", false, false, true, nil, "", JobKindIndex, 0},
+		{"async with the index down", true, false, true, nil, "", JobKindExtract, 1},
+		{"sync with the model down", true, true, false, lore.Errorf(lore.EUNAVAILABLE, "model down"), lore.EUNAVAILABLE, JobKindExtract, 1},
+		{"sync with the index down", true, true, true, nil, lore.EUNAVAILABLE, JobKindExtract, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			calls := 0
+			fails := 0
+			if tt.extractor != nil {
+				fails = 1
+			}
+			s, st, mi := newTestService(t, flakyExtractor(fails, tt.extractor, &calls))
+			idx := &failingIndex{memIndex: mi, fail: tt.indexDown}
+			s.Index = idx
+			res, err := s.Add(ctx, AddRequest{Scope: alice(), Infer: tt.infer, Sync: tt.sync, Messages: msgs(time.Now(), "user", "I like jazz")})
+			if got := lore.ErrorCode(err); got != tt.wantErr {
+				t.Fatalf("Add error code=%q (%v), want %q", got, err, tt.wantErr)
+			}
+			if len(st.jobs) != 1 || st.jobs[0].Kind != tt.wantKind {
+				t.Fatalf("jobs=%d, want one %s job", len(st.jobs), tt.wantKind)
+			}
+			if err == nil && res.JobID != st.jobs[0].ID {
+				t.Fatalf("result job id=%q, want %q", res.JobID, st.jobs[0].ID)
+			}
+			if err != nil && !strings.Contains(err.Error(), st.jobs[0].ID) {
+				t.Fatalf("error %q does not name the job %s", err, st.jobs[0].ID)
+			}
+			jobID := st.jobs[0].ID
+			idx.set(false)
+			runWorkers(t, s)
+			waitJob(t, st, lore.DefaultTenant, jobID, lore.JobDone)
+			epID := st.episodes[0].ID
+			if d, ok := mi.doc(epID); !ok || !strings.Contains(d.Text, "I like jazz") {
+				t.Fatalf("episode doc=%+v found=%v, want it indexed after the job", d, ok)
+			}
+			if facts, _ := st.FindFacts(ctx, lore.FactFilter{Scope: alice().WithDefaults()}); len(facts) != tt.wantFacts {
+				t.Fatalf("facts=%d, want %d", len(facts), tt.wantFacts)
+			}
+		})
+	}
+}

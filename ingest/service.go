@@ -6,12 +6,14 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
 	"sync"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/lore-memory/lore"
 )
 
@@ -159,8 +161,12 @@ type AddResult struct {
 	Events     []lore.MemoryEvent `json:"results,omitempty"`
 }
 
-// JobKindExtract is the kind of the jobs Add enqueues.
-const JobKindExtract = "extract"
+// Job kinds. Add enqueues JobKindExtract to extract from new episodes, and
+// JobKindIndex when verbatim episodes could not be indexed at once.
+const (
+	JobKindExtract = "extract"
+	JobKindIndex   = "index"
+)
 
 // validRole reports whether Add accepts a message role.
 func validRole(role string) bool {
@@ -279,27 +285,56 @@ func (s *Service) Add(ctx context.Context, req AddRequest) (*AddResult, error) {
 	for i, ep := range eps {
 		res.EpisodeIDs[i] = ep.ID
 	}
-	if err := s.IndexEpisodes(ctx, eps); err != nil {
-		return nil, err
-	}
+	// From here on the episodes are safe. A failure to index or extract
+	// them leaves a job behind that finishes the work, so nothing the
+	// caller said is lost even when the embedder or the model is down.
+	idxErr := s.IndexEpisodes(ctx, eps)
 	switch {
 	case !req.Infer:
 		for _, ep := range eps {
 			res.Events = append(res.Events, lore.MemoryEvent{ID: ep.ID, Memory: ep.Content, Event: lore.EventAdd, Type: lore.KindEpisode})
 		}
+		if idxErr == nil {
+			return res, nil
+		}
+		s.logger().Warn("ingest: index verbatim episodes; queued for retry", "tenant", scope.TenantID, "err", idxErr)
+		if err := s.enqueue(ctx, scope, JobKindIndex, res.EpisodeIDs, res); err != nil {
+			return nil, errors.Join(idxErr, err)
+		}
 		return res, nil
 	case req.Sync:
-		events, err := s.extractEpisodes(ctx, scope, eps)
-		if err != nil {
-			return nil, err
+		err := idxErr
+		if err == nil {
+			var events []lore.MemoryEvent
+			if events, err = s.extractEpisodes(ctx, scope, eps); err == nil {
+				res.Events = events
+				return res, nil
+			}
 		}
-		res.Events = events
-		return res, nil
+		if qerr := s.enqueue(context.WithoutCancel(ctx), scope, JobKindExtract, res.EpisodeIDs, res); qerr != nil {
+			return nil, errors.Join(err, qerr)
+		}
+		return nil, fmt.Errorf("ingest: episodes %v are stored and queued as job %s, but extracting from them failed: %w", res.EpisodeIDs, res.JobID, err)
 	}
+	if idxErr != nil {
+		// The job re-indexes the episodes once it has extracted from them.
+		s.logger().Warn("ingest: index episodes; the extract job will retry", "tenant", scope.TenantID, "err", idxErr)
+	}
+	if err := s.enqueue(ctx, scope, JobKindExtract, res.EpisodeIDs, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// enqueue stores a job over episodes, records its id in res and wakes a
+// worker.
+func (s *Service) enqueue(ctx context.Context, scope lore.Scope, kind string, episodeIDs []string, res *AddResult) error {
+	now := s.now()
 	job := &lore.Job{
+		ID:          uuid.NewString(),
 		Scope:       scope,
-		Kind:        JobKindExtract,
-		EpisodeIDs:  res.EpisodeIDs,
+		Kind:        kind,
+		EpisodeIDs:  episodeIDs,
 		Status:      lore.JobQueued,
 		MaxAttempts: s.cfg().MaxAttempts,
 		NextRunAt:   now,
@@ -307,11 +342,11 @@ func (s *Service) Add(ctx context.Context, req AddRequest) (*AddResult, error) {
 		UpdatedAt:   now,
 	}
 	if err := s.Store.EnqueueJob(ctx, job); err != nil {
-		return nil, fmt.Errorf("ingest: enqueue job: %w", err)
+		return fmt.Errorf("ingest: enqueue job: %w", err)
 	}
 	res.JobID = job.ID
 	s.notify()
-	return res, nil
+	return nil
 }
 
 func isBlank(s string) bool {

@@ -164,9 +164,10 @@ func (s *Service) backoff(attempts int) time.Duration {
 	return half + rand.N(d-half+1)
 }
 
-// runExtractJob loads a job's episodes and extracts from them.
+// runExtractJob loads a job's episodes and extracts from them, or, for an
+// index job, indexes them.
 func (s *Service) runExtractJob(ctx context.Context, job *lore.Job) ([]lore.MemoryEvent, error) {
-	if job.Kind != JobKindExtract {
+	if job.Kind != JobKindExtract && job.Kind != JobKindIndex {
 		return nil, lore.Errorf(lore.EINVALID, "job kind %q is unknown", job.Kind)
 	}
 	if len(job.EpisodeIDs) == 0 {
@@ -176,7 +177,10 @@ func (s *Service) runExtractJob(ctx context.Context, job *lore.Job) ([]lore.Memo
 	if err != nil {
 		return nil, fmt.Errorf("ingest: load job episodes: %w", err)
 	}
-	// Episodes deleted since the job was queued are simply not extracted.
+	// Episodes deleted since the job was queued are simply skipped.
+	if job.Kind == JobKindIndex {
+		return nil, s.IndexEpisodes(ctx, eps)
+	}
 	return s.extractEpisodes(ctx, job.Scope, eps)
 }
 
