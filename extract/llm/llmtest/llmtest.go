@@ -70,7 +70,7 @@ type Request struct {
 	Messages       []Message
 	ResponseFormat string // the response_format type, "" when none
 	Authorization  string
-	Status         int // the status the server answered with
+	Status         int // the status the server answered with; 0 until it has, or if the client gave up
 }
 
 // Server is a running replay server. Its methods are safe for concurrent use.
@@ -220,12 +220,14 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	f, found := s.fixtures[rec.Key]
 	rejected := s.reject[rec.ResponseFormat]
+	// Recorded on arrival, so a test sees a request whose client gave up.
+	i := len(s.requests)
+	s.requests = append(s.requests, rec)
 	s.mu.Unlock()
 
 	status := s.answer(w, r, rec, b, f, found, rejected, body)
-	rec.Status = status
 	s.mu.Lock()
-	s.requests = append(s.requests, rec)
+	s.requests[i].Status = status
 	s.mu.Unlock()
 }
 
