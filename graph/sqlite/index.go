@@ -1,0 +1,362 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"hash/fnv"
+	"math"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/lore-memory/lore"
+)
+
+var _ lore.Index = (*Index)(nil)
+
+// DefaultLimit is the number of hits a search returns when the query sets
+// no Limit.
+const DefaultLimit = 100
+
+// maxQueryTerms bounds the terms of one text search; a pasted page of text
+// would otherwise turn into a very wide OR.
+const maxQueryTerms = 32
+
+// Index is the search index over facts and episodes in the Store's
+// database: FTS5 with BM25 for text, exact cosine similarity over float32
+// vectors. Get it with Store.Index.
+type Index struct {
+	s      *Store
+	closed bool // this view's reference is released
+}
+
+// Index returns the lore.Index over the Store's database. Each view holds
+// the database open until its Close; the Store's Close does not end it.
+func (s *Store) Index() *Index {
+	s.closeMu.Lock()
+	defer s.closeMu.Unlock()
+	s.refs++
+	return &Index{s: s}
+}
+
+// Close releases this view. The database closes when the Store and every
+// view are closed. Calling Close twice is safe.
+func (x *Index) Close() error {
+	return x.s.release(&x.closed)
+}
+
+// Upsert adds or replaces documents by ID in one transaction.
+func (x *Index) Upsert(ctx context.Context, docs []lore.IndexDoc) error {
+	for _, d := range docs {
+		if err := d.Scope.Validate(); err != nil {
+			return err
+		}
+		if d.ID == "" {
+			return lore.Errorf(lore.EINVALID, "document id is required")
+		}
+		if d.Kind != lore.KindFact && d.Kind != lore.KindEpisode {
+			return lore.Errorf(lore.EINVALID, "document kind %q is neither fact nor episode", d.Kind)
+		}
+	}
+	s := x.s
+	s.indexMu.Lock()
+	defer s.indexMu.Unlock()
+	var old []docRef
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var err error
+		ids := make([]string, len(docs))
+		for i, d := range docs {
+			ids[i] = d.ID
+		}
+		if old, err = docRefs(ctx, tx, ids); err != nil {
+			return err
+		}
+		for _, d := range docs {
+			_, err := tx.ExecContext(ctx, `INSERT INTO docs (id, kind, tenant_id, user_id, agent_id, run_id, text, scope_tokens, time, vector)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+				ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, tenant_id = excluded.tenant_id,
+					user_id = excluded.user_id, agent_id = excluded.agent_id, run_id = excluded.run_id,
+					text = excluded.text, scope_tokens = excluded.scope_tokens, time = excluded.time,
+					vector = excluded.vector`,
+				d.ID, string(d.Kind), d.Scope.TenantID, d.Scope.UserID, d.Scope.AgentID, d.Scope.RunID, d.Text,
+				strings.Join(scopeTokens(d.Scope), " "), micros(d.Time), encodeVector(d.Vector))
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return wrap("index upsert", err)
+	}
+	// Committed: bring the loaded vector sets up to date, in commit order
+	// (indexMu is still held).
+	s.vectors.remove(old)
+	s.vectors.add(docs)
+	return nil
+}
+
+// Delete removes the documents with these ids that the scope contains.
+func (x *Index) Delete(ctx context.Context, scope lore.Scope, ids []string) error {
+	if err := scope.Validate(); err != nil {
+		return err
+	}
+	s := x.s
+	s.indexMu.Lock()
+	defer s.indexMu.Unlock()
+	var gone []docRef
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		for _, part := range chunks(ids, 500) {
+			var w where
+			w.in("id", part)
+			w.scope("", scope)
+			refs, err := deleteDocs(ctx, tx, w)
+			if err != nil {
+				return err
+			}
+			gone = append(gone, refs...)
+		}
+		return nil
+	})
+	if err != nil {
+		return wrap("index delete", err)
+	}
+	s.vectors.remove(gone)
+	return nil
+}
+
+// DeleteScope removes every document the scope contains.
+func (x *Index) DeleteScope(ctx context.Context, scope lore.Scope) error {
+	if err := scope.Validate(); err != nil {
+		return err
+	}
+	s := x.s
+	s.indexMu.Lock()
+	defer s.indexMu.Unlock()
+	var gone []docRef
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var w where
+		w.scope("", scope)
+		var err error
+		gone, err = deleteDocs(ctx, tx, w)
+		return err
+	})
+	if err != nil {
+		return wrap("index delete scope", err)
+	}
+	s.vectors.remove(gone)
+	return nil
+}
+
+// SearchText ranks the scope's documents by BM25 over their text. User text
+// becomes an OR of quoted terms (see matchTerms), so no input can produce
+// an FTS5 syntax error; text without any word finds nothing.
+func (x *Index) SearchText(ctx context.Context, q lore.IndexQuery) ([]lore.IndexHit, error) {
+	if err := q.Scope.Validate(); err != nil {
+		return nil, err
+	}
+	terms := matchTerms(q.Text)
+	if len(terms) == 0 {
+		return []lore.IndexHit{}, nil
+	}
+	// The scope tokens restrict the match inside FTS5 (weight 0, so they do
+	// not change the ranking); the exact scope columns are checked as well,
+	// so correctness never rests on the tokens' hash.
+	match := "scope_tokens : (" + quoteAll(readTokens(q.Scope), " AND ") + ") AND text : (" + quoteAll(terms, " OR ") + ")"
+	var w where
+	w.add("docs_fts MATCH ?", match)
+	w.scope("d.", q.Scope)
+	filterDocs(&w, "d.", q)
+	limit := q.Limit
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	rows, err := x.s.r.QueryContext(ctx, `SELECT d.id, d.kind, bm25(docs_fts, 1.0, 0.0) AS score
+		FROM docs_fts JOIN docs d ON d.rowid = docs_fts.rowid
+		WHERE `+w.sql()+` ORDER BY score, d.id LIMIT `+strconv.Itoa(limit), w.args...)
+	if err != nil {
+		return nil, wrap("search text", err)
+	}
+	defer rows.Close()
+	hits := []lore.IndexHit{}
+	for rows.Next() {
+		var (
+			h     lore.IndexHit
+			kind  string
+			score float64
+		)
+		if err := rows.Scan(&h.ID, &kind, &score); err != nil {
+			return nil, wrap("search text", err)
+		}
+		// FTS5's bm25() is lower-is-better; the port wants higher-is-better.
+		h.Kind, h.Score = lore.DocKind(kind), -score
+		hits = append(hits, h)
+	}
+	return hits, wrap("search text", rows.Err())
+}
+
+// filterDocs adds the kind and time conditions of q for the docs table
+// aliased p.
+func filterDocs(w *where, p string, q lore.IndexQuery) {
+	if len(q.Kinds) > 0 {
+		kinds := make([]string, len(q.Kinds))
+		for i, k := range q.Kinds {
+			kinds[i] = string(k)
+		}
+		w.in(p+"kind", kinds)
+	}
+	if q.Since != nil {
+		w.add(p+"time >= ?", micros(*q.Since))
+	}
+	if q.Until != nil {
+		w.add(p+"time < ?", micros(*q.Until))
+	}
+}
+
+// docRef is where a document lived: enough to update the vector cache.
+type docRef struct {
+	id                  string
+	tenant, user, agent string
+}
+
+// docRefs returns the stored scopes of the documents with these ids.
+func docRefs(ctx context.Context, tx *sql.Tx, ids []string) ([]docRef, error) {
+	var out []docRef
+	for _, part := range chunks(ids, 500) {
+		rows, err := tx.QueryContext(ctx, `SELECT id, tenant_id, user_id, agent_id FROM docs WHERE id IN (`+placeholders(len(part))+`)`, anys(part)...)
+		if err != nil {
+			return nil, err
+		}
+		refs, err := scanRefs(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, refs...)
+	}
+	return out, nil
+}
+
+// deleteDocs deletes the documents w selects and returns where they lived.
+func deleteDocs(ctx context.Context, tx *sql.Tx, w where) ([]docRef, error) {
+	rows, err := tx.QueryContext(ctx, `DELETE FROM docs WHERE `+w.sql()+` RETURNING id, tenant_id, user_id, agent_id`, w.args...)
+	if err != nil {
+		return nil, err
+	}
+	return scanRefs(rows)
+}
+
+// scanRefs reads (id, tenant_id, user_id, agent_id) rows and closes them.
+func scanRefs(rows *sql.Rows) ([]docRef, error) {
+	defer rows.Close()
+	var out []docRef
+	for rows.Next() {
+		var r docRef
+		if err := rows.Scan(&r.id, &r.tenant, &r.user, &r.agent); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// scopeTokens returns the tokens a document of scope sc is indexed under:
+// one for its (tenant, user) and one for its (tenant, agent), when set.
+func scopeTokens(sc lore.Scope) []string {
+	var out []string
+	if sc.UserID != "" {
+		out = append(out, scopeToken('u', sc.TenantID, sc.UserID))
+	}
+	if sc.AgentID != "" {
+		out = append(out, scopeToken('a', sc.TenantID, sc.AgentID))
+	}
+	return out
+}
+
+// readTokens returns the tokens every document visible to a read under sc
+// carries. Validate guarantees at least one.
+func readTokens(sc lore.Scope) []string { return scopeTokens(sc) }
+
+// scopeToken hashes a tenant and an id into a token that the porter and
+// unicode61 tokenizers keep intact: letters then digits, ending in a digit,
+// so that no suffix rule applies.
+func scopeToken(kind byte, tenant, id string) string {
+	h := fnv.New64a()
+	h.Write([]byte(tenant))
+	h.Write([]byte{0})
+	h.Write([]byte(id))
+	return "s" + string(kind) + strconv.FormatUint(h.Sum64(), 10)
+}
+
+// stopwords are dropped from text queries: they match most documents and
+// add nothing to BM25 but cost. A query made only of them keeps them.
+var stopwords = map[string]bool{
+	"a": true, "about": true, "an": true, "and": true, "are": true, "as": true, "at": true, "be": true,
+	"but": true, "by": true, "did": true, "do": true, "does": true, "for": true, "from": true, "had": true,
+	"has": true, "have": true, "how": true, "i": true, "in": true, "is": true, "it": true, "its": true,
+	"me": true, "my": true, "of": true, "on": true, "or": true, "so": true, "that": true, "the": true,
+	"their": true, "them": true, "they": true, "this": true, "to": true, "was": true, "we": true,
+	"were": true, "what": true, "when": true, "where": true, "which": true, "who": true, "will": true,
+	"with": true, "you": true, "your": true,
+}
+
+// matchTerms splits user text into lower-case words (runs of letters,
+// digits and marks), drops stopwords unless nothing else is left, removes
+// duplicates and keeps at most maxQueryTerms.
+func matchTerms(text string) []string {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r)
+	})
+	var kept, stop []string
+	seen := map[string]bool{}
+	for _, w := range words {
+		if seen[w] {
+			continue
+		}
+		seen[w] = true
+		if stopwords[w] {
+			stop = append(stop, w)
+		} else {
+			kept = append(kept, w)
+		}
+	}
+	if len(kept) == 0 {
+		kept = stop
+	}
+	if len(kept) > maxQueryTerms {
+		kept = kept[:maxQueryTerms]
+	}
+	return kept
+}
+
+// quoteAll joins terms as FTS5 strings. A term holds only letters, digits
+// and marks (or a scope token), but quotes are doubled all the same, so
+// the expression is well formed whatever the term.
+func quoteAll(terms []string, sep string) string {
+	quoted := make([]string, len(terms))
+	for i, t := range terms {
+		quoted[i] = `"` + strings.ReplaceAll(t, `"`, `""`) + `"`
+	}
+	return strings.Join(quoted, sep)
+}
+
+// encodeVector stores a vector as little-endian float32s, or NULL.
+func encodeVector(v []float32) any {
+	if len(v) == 0 {
+		return nil
+	}
+	b := make([]byte, 4*len(v))
+	for i, x := range v {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+	}
+	return b
+}
+
+// decodeVector reads a vector stored by encodeVector.
+func decodeVector(b []byte) []float32 {
+	v := make([]float32, len(b)/4)
+	for i := range v {
+		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return v
+}
