@@ -19,10 +19,7 @@ import (
 // one call plus at most one repair call when the first reply does not parse.
 // Only replies that parse are cached.
 func (x *Extractor) run(ctx context.Context, tenant string, b batch) (*reply, error) {
-	msgs := []openai.ChatCompletionMessage{
-		{Role: openai.ChatMessageRoleSystem, Content: x.system},
-		{Role: openai.ChatMessageRoleUser, Content: b.prompt},
-	}
+	msgs := x.messages(b)
 	key := cacheKey(x.cfg.Model, PromptVersion, msgs)
 	if text, ok, err := x.cache.Get(ctx, key); err != nil {
 		x.log.Warn("llm: cache read failed; calling the model", "err", err)
@@ -57,6 +54,14 @@ func (x *Extractor) run(ctx context.Context, tenant string, b batch) (*reply, er
 		x.log.Warn("llm: cache write failed", "err", err)
 	}
 	return r, nil
+}
+
+// messages is the chat request for a batch: the system prompt and the input.
+func (x *Extractor) messages(b batch) []openai.ChatCompletionMessage {
+	return []openai.ChatCompletionMessage{
+		{Role: openai.ChatMessageRoleSystem, Content: x.system},
+		{Role: openai.ChatMessageRoleUser, Content: b.prompt},
+	}
 }
 
 // complete sends one chat request, stepping down the output mode when the
