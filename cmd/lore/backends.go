@@ -1,0 +1,264 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/embed/minilm"
+	"github.com/lore-memory/lore/extract"
+	"github.com/lore-memory/lore/extract/llm"
+	"github.com/lore-memory/lore/extract/rules"
+	"github.com/lore-memory/lore/graph/sqlite"
+	"github.com/lore-memory/lore/index/weaviate"
+	"github.com/lore-memory/lore/ingest"
+	"github.com/lore-memory/lore/retrieve"
+)
+
+// backendConfig selects and configures the store, the index, the embedder
+// and the extractor. Flags set it, with LORE_* variables as their defaults;
+// secrets come from the environment only, so they never show in ps.
+type backendConfig struct {
+	DataDir   string
+	Graph     string // sqlite | neo4j://host:port
+	Index     string // embedded | http://weaviate:8080
+	Embedder  string // minilm | openai | none
+	Extractor string // rules | llm | llm+rules
+
+	Neo4jUser, Neo4jPassword, Neo4jDatabase string
+	WeaviateAPIKey                          string
+
+	ModelDir, ONNXRuntimeLib              string
+	EmbedThreads                          int
+	EmbedBaseURL, EmbedModel, EmbedAPIKey string
+	EmbedDim                              int
+
+	LLMBaseURL, LLMModel, LLMAPIKey string
+}
+
+// env reads LORE_* variables as flag defaults and remembers malformed ones.
+type env struct {
+	get  func(string) string
+	errs []error
+}
+
+func (e *env) str(name, def string) string {
+	if v := strings.TrimSpace(e.get(name)); v != "" {
+		return v
+	}
+	return def
+}
+
+func (e *env) int(name string, def int) int {
+	v := strings.TrimSpace(e.get(name))
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		e.errs = append(e.errs, lore.Errorf(lore.EINVALID, "%s=%q is not an integer", name, v))
+		return def
+	}
+	return n
+}
+
+func (e *env) err() error { return errors.Join(e.errs...) }
+
+// register adds the backend flags to fs.
+func (c *backendConfig) register(fs *flag.FlagSet, e *env) {
+	fs.StringVar(&c.DataDir, "data-dir", e.str("LORE_DATA_DIR", "./lore-data"), "data directory (env LORE_DATA_DIR)")
+	fs.StringVar(&c.Graph, "graph", e.str("LORE_GRAPH", "sqlite"), "graph store: sqlite or neo4j://host:7687 (env LORE_GRAPH)")
+	fs.StringVar(&c.Index, "index", e.str("LORE_INDEX", "embedded"), "search index: embedded or http://weaviate:8080 (env LORE_INDEX)")
+	fs.StringVar(&c.Embedder, "embedder", e.str("LORE_EMBEDDER", "minilm"), "embedder: minilm, openai or none (env LORE_EMBEDDER)")
+	fs.StringVar(&c.Extractor, "extractor", e.str("LORE_EXTRACTOR", "rules"), "extractor: rules, llm or llm+rules (env LORE_EXTRACTOR)")
+	fs.StringVar(&c.ModelDir, "model-dir", e.str("LORE_MODEL_DIR", ""), "MiniLM model directory (env LORE_MODEL_DIR; default under the data directory)")
+	c.ONNXRuntimeLib = e.str("LORE_ONNXRUNTIME_LIB", "")
+	c.EmbedThreads = e.int("LORE_EMBED_THREADS", 0)
+	c.Neo4jUser = e.str("LORE_NEO4J_USER", "neo4j")
+	c.Neo4jPassword = e.str("LORE_NEO4J_PASSWORD", "")
+	c.Neo4jDatabase = e.str("LORE_NEO4J_DATABASE", "")
+	c.WeaviateAPIKey = e.str("LORE_WEAVIATE_API_KEY", "")
+	c.EmbedBaseURL = e.str("LORE_EMBED_BASE_URL", "")
+	c.EmbedModel = e.str("LORE_EMBED_MODEL", "")
+	c.EmbedAPIKey = e.str("LORE_EMBED_API_KEY", "")
+	c.EmbedDim = e.int("LORE_EMBED_DIM", 0)
+	c.LLMBaseURL = e.str("LORE_LLM_BASE_URL", "")
+	c.LLMModel = e.str("LORE_LLM_MODEL", "")
+	c.LLMAPIKey = e.str("LORE_LLM_API_KEY", "")
+}
+
+// backends are the opened adapters. Close releases them.
+type backends struct {
+	Store     lore.Store
+	Index     lore.Index
+	Embedder  lore.Embedder // nil: none configured or its model is missing
+	Extractor lore.Extractor
+	closers   []io.Closer
+}
+
+// Close closes the index and the store, once each.
+func (b *backends) Close() error {
+	var errs []error
+	for i := len(b.closers) - 1; i >= 0; i-- {
+		errs = append(errs, b.closers[i].Close())
+	}
+	b.closers = nil
+	return errors.Join(errs...)
+}
+
+// openBackends opens the configured adapters. On error it closes what it
+// opened.
+func openBackends(ctx context.Context, cfg backendConfig, log *slog.Logger) (_ *backends, err error) {
+	b := &backends{}
+	defer func() {
+		if err != nil {
+			_ = b.Close()
+		}
+	}()
+	if b.Store, err = openGraph(ctx, cfg); err != nil {
+		return nil, err
+	}
+	b.closers = append(b.closers, b.Store)
+	if b.Index, err = openIndex(ctx, cfg, b.Store); err != nil {
+		return nil, err
+	}
+	b.closers = append(b.closers, b.Index)
+	if b.Embedder, err = openEmbedder(cfg, log); err != nil {
+		return nil, err
+	}
+	if c, ok := b.Embedder.(io.Closer); ok {
+		b.closers = append(b.closers, c)
+	}
+	if b.Extractor, err = openExtractor(cfg, log); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// openGraph opens the graph store named by cfg.Graph.
+func openGraph(ctx context.Context, cfg backendConfig) (lore.Store, error) {
+	switch g := cfg.Graph; {
+	case g == "sqlite":
+		s, err := openSQLite(ctx, cfg.DataDir)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	case strings.HasPrefix(g, "neo4j://"), strings.HasPrefix(g, "neo4j+s://"), strings.HasPrefix(g, "bolt://"), strings.HasPrefix(g, "bolt+s://"):
+		return nil, lore.Errorf(lore.EUNAVAILABLE, "graph %q: the neo4j backend is not built into this binary", g)
+	default:
+		return nil, lore.Errorf(lore.EINVALID, "--graph must be sqlite or a neo4j:// or bolt:// URL, got %q", g)
+	}
+}
+
+// openSQLite opens the embedded store in the data directory, creating both.
+func openSQLite(ctx context.Context, dataDir string) (*sqlite.Store, error) {
+	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+		return nil, fmt.Errorf("create data directory: %w", err)
+	}
+	return sqlite.Open(ctx, filepath.Join(dataDir, "lore.db"))
+}
+
+// openIndex opens the index named by cfg.Index. The embedded index lives
+// in the sqlite database: the graph store's own when the graph is sqlite.
+func openIndex(ctx context.Context, cfg backendConfig, store lore.Store) (lore.Index, error) {
+	switch x := cfg.Index; {
+	case x == "embedded":
+		if s, ok := store.(*sqlite.Store); ok {
+			return s.Index(), nil
+		}
+		s, err := openSQLite(ctx, cfg.DataDir)
+		if err != nil {
+			return nil, err
+		}
+		// The index view keeps the database open; the store handle itself
+		// is not needed.
+		idx := s.Index()
+		if err := s.Close(); err != nil {
+			return nil, errors.Join(err, idx.Close())
+		}
+		return idx, nil
+	case strings.HasPrefix(x, "http://"), strings.HasPrefix(x, "https://"), strings.HasPrefix(x, "weaviate://"):
+		w, err := weaviate.Open(ctx, weaviate.Config{URL: x, APIKey: cfg.WeaviateAPIKey})
+		if err != nil {
+			return nil, err
+		}
+		return w, nil
+	default:
+		return nil, lore.Errorf(lore.EINVALID, "--index must be embedded or a Weaviate http:// URL, got %q", x)
+	}
+}
+
+// openEmbedder opens the embedder named by cfg.Embedder. A missing MiniLM
+// model is not fatal: the server serves BM25 and graph retrieval and says so
+// once.
+func openEmbedder(cfg backendConfig, log *slog.Logger) (lore.Embedder, error) {
+	switch cfg.Embedder {
+	case "none":
+		return nil, nil
+	case "minilm":
+		dir := cfg.ModelDir
+		if dir == "" {
+			dir = minilm.DefaultModelDir(cfg.DataDir)
+		}
+		e, err := minilm.New(minilm.Config{ModelDir: dir, LibraryPath: cfg.ONNXRuntimeLib, Threads: cfg.EmbedThreads})
+		if lore.ErrorCode(err) == lore.EUNAVAILABLE {
+			log.Warn("MiniLM model files are missing or damaged; dense retrieval is off, BM25 and graph retrieval still serve. Run `make model` to install the model, or pass --embedder none to silence this.",
+				slog.String("model_dir", dir), slog.String("reason", lore.ErrorMessage(err)))
+			return nil, nil
+		} else if err != nil {
+			return nil, err
+		}
+		return e, nil
+	case "openai":
+		return nil, lore.Errorf(lore.EUNAVAILABLE, "the openai embedder is not built into this binary")
+	default:
+		return nil, lore.Errorf(lore.EINVALID, "--embedder must be minilm, openai or none, got %q", cfg.Embedder)
+	}
+}
+
+// openExtractor opens the extractor named by cfg.Extractor.
+func openExtractor(cfg backendConfig, log *slog.Logger) (lore.Extractor, error) {
+	switch cfg.Extractor {
+	case "rules":
+		return rules.New(), nil
+	case "llm":
+		return llm.New(llm.Config{BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel, Logger: log})
+	case "llm+rules":
+		primary, err := llm.New(llm.Config{BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel, Logger: log})
+		if err != nil {
+			return nil, err
+		}
+		return extract.Fallback(primary, rules.New()), nil
+	default:
+		return nil, lore.Errorf(lore.EINVALID, "--extractor must be rules, llm or llm+rules, got %q", cfg.Extractor)
+	}
+}
+
+// ingestService builds the ingestion service over the backends.
+func (b *backends) ingestService(cfg ingest.Config, log *slog.Logger) *ingest.Service {
+	return &ingest.Service{Store: b.Store, Index: b.Index, Embedder: b.Embedder, Extractor: b.Extractor, Config: cfg, Logger: log}
+}
+
+// pipeline builds the retrieval pipeline over the backends.
+func (b *backends) pipeline() *retrieve.Pipeline {
+	return &retrieve.Pipeline{Graph: b.Store, Index: b.Index, Embedder: b.Embedder, Config: retrieve.DefaultConfig()}
+}
+
+// message is what the CLI prints for an error: a coded error's message, or
+// the whole chain for anything else, since the operator needs the detail.
+func message(err error) string {
+	var le *lore.Error
+	if errors.As(err, &le) {
+		return le.Message
+	}
+	return err.Error()
+}

@@ -1,0 +1,325 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/ingest"
+)
+
+// importBatch is one Add of an import: a JSONL line or a LoCoMo session.
+type importBatch struct {
+	Where string // for error messages: "line 3", "conv-26 session_4"
+	Req   ingest.AddRequest
+}
+
+// importSummary is what an import did.
+type importSummary struct {
+	Scopes   int            `json:"scopes"`
+	Batches  int            `json:"batches"`
+	Messages int            `json:"messages"`
+	Episodes int            `json:"episodes"`
+	Jobs     int            `json:"jobs"`
+	Events   map[string]int `json:"events"` // e.g. "fact ADD": 12
+}
+
+func (m *Main) importFile(ctx context.Context, args []string) error {
+	e := &env{get: m.getenv}
+	var cfg backendConfig
+	var sf scopeFlags
+	fs := m.flagSet("import", "[flags] FILE   (JSONL conversations or LoCoMo JSON; - for stdin)")
+	cfg.register(fs, e)
+	sf.register(fs, e)
+	sync := fs.Bool("sync", true, "extract during the import; false queues jobs for `lore serve`")
+	infer := fs.Bool("infer", true, "extract facts; false stores the messages verbatim as memories")
+	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	if err := parse(fs, args, e); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		fs.Usage()
+		return errUsage
+	}
+	data, err := m.readInput(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	batches, err := parseImport(data, sf)
+	if err != nil {
+		return err
+	}
+	for i := range batches {
+		batches[i].Req.Infer, batches[i].Req.Sync = *infer, *sync
+	}
+	b, err := m.openData(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	svc := b.ingestService(ingest.DefaultConfig(), m.quietLogger())
+	if err := svc.CheckEmbedder(ctx); err != nil {
+		return err
+	}
+	sum, err := m.runImport(ctx, svc, batches)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(m.Stdout, sum)
+	}
+	fmt.Fprintf(m.Stdout, "imported %d messages in %d batches for %d scopes: %d episodes stored", sum.Messages, sum.Batches, sum.Scopes, sum.Episodes)
+	if sum.Jobs > 0 {
+		fmt.Fprintf(m.Stdout, ", %d extraction jobs queued for `lore serve`", sum.Jobs)
+	}
+	fmt.Fprintln(m.Stdout)
+	keys := make([]string, 0, len(sum.Events))
+	for k := range sum.Events {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		fmt.Fprintf(m.Stdout, "  %-16s %d\n", k, sum.Events[k])
+	}
+	return nil
+}
+
+// readInput reads a file, or stdin for "-".
+func (m *Main) readInput(path string) ([]byte, error) {
+	if path == "-" {
+		b, err := io.ReadAll(m.Stdin)
+		if err != nil {
+			return nil, fmt.Errorf("read stdin: %w", err)
+		}
+		return b, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return b, nil
+}
+
+// runImport adds the batches in order, so later sessions supersede earlier
+// ones, with a progress bar on a terminal.
+func (m *Main) runImport(ctx context.Context, svc *ingest.Service, batches []importBatch) (importSummary, error) {
+	sum := importSummary{Events: map[string]int{}}
+	total := 0
+	for _, b := range batches {
+		total += len(b.Req.Messages)
+	}
+	bar := progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(m.Stderr),
+		progressbar.OptionSetVisibility(isTerminal(m.Stderr) && len(batches) > 1),
+		progressbar.OptionSetDescription("importing"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetItsString("msg"),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish())
+	scopes := map[lore.Scope]bool{}
+	for i, b := range batches {
+		res, err := svc.Add(ctx, b.Req)
+		if err != nil {
+			_ = bar.Exit()
+			return sum, fmt.Errorf("import %s (batch %d of %d; the batches before it are stored): %w", b.Where, i+1, len(batches), err)
+		}
+		scopes[b.Req.Scope.WithDefaults()] = true
+		sum.Batches++
+		sum.Messages += len(b.Req.Messages)
+		sum.Episodes += len(res.EpisodeIDs)
+		if res.JobID != "" {
+			sum.Jobs++
+		}
+		for _, ev := range res.Events {
+			sum.Events[string(ev.Type)+" "+string(ev.Event)]++
+		}
+		_ = bar.Add(len(b.Req.Messages))
+	}
+	_ = bar.Finish()
+	sum.Scopes = len(scopes)
+	return sum, nil
+}
+
+// isTerminal reports whether w is a terminal, where a progress bar helps;
+// in a pipe or a log it would only add noise.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// parseImport reads a LoCoMo JSON file (a JSON array) or JSONL
+// conversations (one object per line).
+func parseImport(data []byte, sf scopeFlags) ([]importBatch, error) {
+	trimmed := bytes.TrimSpace(data)
+	switch {
+	case len(trimmed) == 0:
+		return nil, lore.Errorf(lore.EINVALID, "the import file is empty")
+	case trimmed[0] == '[':
+		return parseLoCoMo(trimmed, sf)
+	case trimmed[0] == '{':
+		return parseJSONL(data, sf)
+	}
+	return nil, lore.Errorf(lore.EINVALID, "the import file is neither JSONL (objects) nor LoCoMo JSON (an array)")
+}
+
+// jsonlRecord is one line of a JSONL import.
+type jsonlRecord struct {
+	TenantID string           `json:"tenant_id"`
+	UserID   string           `json:"user_id"`
+	AgentID  string           `json:"agent_id"`
+	RunID    string           `json:"run_id"`
+	Messages []ingest.Message `json:"messages"`
+	Metadata map[string]any   `json:"metadata"`
+}
+
+// parseJSONL reads one conversation per line. The scope flags, when set,
+// win over a line's own fields.
+func parseJSONL(data []byte, sf scopeFlags) ([]importBatch, error) {
+	var out []importBatch
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		var rec jsonlRecord
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&rec); err != nil {
+			return nil, lore.Errorf(lore.EINVALID, "line %d: %s", n, strings.TrimPrefix(err.Error(), "json: "))
+		}
+		scope := lore.Scope{TenantID: pick(sf.Tenant, rec.TenantID), UserID: pick(sf.User, rec.UserID), AgentID: pick(sf.Agent, rec.AgentID), RunID: pick(sf.Run, rec.RunID)}.WithDefaults()
+		if err := scope.Validate(); err != nil {
+			return nil, lore.Errorf(lore.EINVALID, "line %d: %s (set user_id on the line or use --user)", n, lore.ErrorMessage(err))
+		}
+		if len(rec.Messages) == 0 {
+			return nil, lore.Errorf(lore.EINVALID, "line %d: messages is empty", n)
+		}
+		out = append(out, importBatch{Where: fmt.Sprintf("line %d", n), Req: ingest.AddRequest{Scope: scope, Messages: rec.Messages, Metadata: rec.Metadata}})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, lore.Errorf(lore.EINVALID, "reading JSONL: %s", err)
+	}
+	return out, nil
+}
+
+// pick returns the flag's value when set, else the record's.
+func pick(flagValue, recordValue string) string {
+	if flagValue != "" {
+		return flagValue
+	}
+	return recordValue
+}
+
+// locomoSample is one conversation of a LoCoMo file; QA and summaries are
+// not imported.
+type locomoSample struct {
+	SampleID     string                     `json:"sample_id"`
+	Conversation map[string]json.RawMessage `json:"conversation"`
+}
+
+// locomoTurn is one turn of a LoCoMo session.
+type locomoTurn struct {
+	Speaker     string `json:"speaker"`
+	DiaID       string `json:"dia_id"`
+	Text        string `json:"text"`
+	BlipCaption string `json:"blip_caption"`
+}
+
+var sessionKey = regexp.MustCompile(`^session_(\d+)$`)
+
+// locomoDateLayout is LoCoMo's session time, e.g. "1:56 pm on 8 May, 2023".
+const locomoDateLayout = "3:04 pm on 2 January, 2006"
+
+// parseLoCoMo turns each session of each sample into one batch: every turn
+// is a user message named after its speaker, dated at the session's time,
+// with its dia_id as source id and its image caption kept in the text. Each
+// sample is its own user unless --user names one.
+func parseLoCoMo(data []byte, sf scopeFlags) ([]importBatch, error) {
+	var samples []locomoSample
+	if err := json.Unmarshal(data, &samples); err != nil {
+		return nil, lore.Errorf(lore.EINVALID, "LoCoMo JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	var out []importBatch
+	for si, s := range samples {
+		if s.SampleID == "" {
+			return nil, lore.Errorf(lore.EINVALID, "LoCoMo sample %d has no sample_id", si)
+		}
+		scope := lore.Scope{TenantID: sf.Tenant, UserID: pick(sf.User, s.SampleID), AgentID: sf.Agent, RunID: sf.Run}.WithDefaults()
+		if err := scope.Validate(); err != nil {
+			return nil, lore.Errorf(lore.EINVALID, "LoCoMo sample %s: %s", s.SampleID, lore.ErrorMessage(err))
+		}
+		var sessions []int
+		for key, raw := range s.Conversation {
+			// Some date keys have no session, and sessions may be empty.
+			if mm := sessionKey.FindStringSubmatch(key); mm != nil && bytes.HasPrefix(bytes.TrimSpace(raw), []byte("[")) {
+				n, _ := strconv.Atoi(mm[1])
+				sessions = append(sessions, n)
+			}
+		}
+		slices.Sort(sessions)
+		for _, n := range sessions {
+			where := fmt.Sprintf("%s session_%d", s.SampleID, n)
+			var turns []locomoTurn
+			if err := json.Unmarshal(s.Conversation[fmt.Sprintf("session_%d", n)], &turns); err != nil {
+				return nil, lore.Errorf(lore.EINVALID, "LoCoMo %s: %s", where, strings.TrimPrefix(err.Error(), "json: "))
+			}
+			if len(turns) == 0 {
+				continue
+			}
+			at, err := locomoDate(s.Conversation[fmt.Sprintf("session_%d_date_time", n)])
+			if err != nil {
+				return nil, lore.Errorf(lore.EINVALID, "LoCoMo %s: %s", where, err)
+			}
+			msgs := make([]ingest.Message, 0, len(turns))
+			for _, t := range turns {
+				text := strings.TrimSpace(t.Text)
+				if c := strings.TrimSpace(t.BlipCaption); c != "" {
+					text = strings.TrimSpace(text + " [shared an image: " + c + "]")
+				}
+				if text == "" {
+					continue
+				}
+				msgs = append(msgs, ingest.Message{Role: "user", Name: t.Speaker, Content: text, CreatedAt: &at, SourceID: t.DiaID})
+			}
+			out = append(out, importBatch{Where: where, Req: ingest.AddRequest{
+				Scope: scope, Messages: msgs, Metadata: map[string]any{"sample_id": s.SampleID, "session": n},
+			}})
+		}
+	}
+	if len(out) == 0 {
+		return nil, lore.Errorf(lore.EINVALID, "the LoCoMo file holds no sessions")
+	}
+	return out, nil
+}
+
+// locomoDate parses a session's date_time value.
+func locomoDate(raw json.RawMessage) (time.Time, error) {
+	var s string
+	if len(raw) == 0 {
+		return time.Time{}, errors.New("the session has no date_time")
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return time.Time{}, errors.New("the session's date_time is not a string")
+	}
+	t, err := time.Parse(locomoDateLayout, strings.TrimSpace(s))
+	if err != nil {
+		return time.Time{}, fmt.Errorf("date_time %q is not like %q", s, "1:56 pm on 8 May, 2023")
+	}
+	return t, nil
+}

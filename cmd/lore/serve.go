@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/lore-memory/lore/api"
+	"github.com/lore-memory/lore/ingest"
+)
+
+// flagSet returns a FlagSet for a command that prints its usage to Stderr.
+func (m *Main) flagSet(name, synopsis string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(m.Stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(m.Stderr, "Usage: lore %s %s\n\nFlags:\n", name, synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses a command's flags; a mistake is errUsage (the usage has
+// been printed) and -h is flag.ErrHelp.
+func parse(fs *flag.FlagSet, args []string, e *env) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errUsage
+	}
+	return e.err()
+}
+
+// serveConfig holds the flags of `lore serve`.
+type serveConfig struct {
+	backendConfig
+	Addr            string
+	Workers         int
+	MaxBodyBytes    int
+	ShutdownTimeout time.Duration
+}
+
+func (m *Main) serve(ctx context.Context, args []string) error {
+	e := &env{get: m.getenv}
+	var cfg serveConfig
+	fs := m.flagSet("serve", "[flags]")
+	cfg.register(fs, e)
+	fs.StringVar(&cfg.Addr, "addr", e.str("LORE_ADDR", "127.0.0.1:8420"), "listen address (env LORE_ADDR)")
+	fs.IntVar(&cfg.Workers, "workers", e.int("LORE_WORKERS", ingest.DefaultConfig().Workers), "background extraction workers (env LORE_WORKERS)")
+	fs.IntVar(&cfg.MaxBodyBytes, "max-body-bytes", e.int("LORE_MAX_BODY_BYTES", api.DefaultMaxBodyBytes), "largest accepted request body (env LORE_MAX_BODY_BYTES)")
+	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", 30*time.Second, "how long in-flight requests may run after a stop signal")
+	if err := parse(fs, args, e); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(m.Stderr, "lore serve: unexpected argument %q\n", fs.Arg(0))
+		return errUsage
+	}
+	if cfg.Workers < 1 || cfg.MaxBodyBytes < 1 {
+		return fmt.Errorf("--workers and --max-body-bytes must be positive")
+	}
+	log := m.logger()
+
+	b, err := openBackends(ctx, cfg.backendConfig, log)
+	if err != nil {
+		return err
+	}
+	m.closers = append(m.closers, b)
+	icfg := ingest.DefaultConfig()
+	icfg.Workers = cfg.Workers
+	svc := b.ingestService(icfg, log)
+	// Vectors of two models cannot be compared: refuse to start rather
+	// than serve a mixed index.
+	if err := svc.CheckEmbedder(ctx); err != nil {
+		return err
+	}
+	srv := &api.Server{
+		Store: b.Store, Index: b.Index, Ingest: svc, Search: b.pipeline(), Embedder: b.Embedder,
+		Logger: log, Version: version, MaxBodyBytes: int64(cfg.MaxBodyBytes),
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	hs := &http.Server{
+		Handler:           srv.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+
+	// Workers outlive the stop signal until in-flight requests are done,
+	// since a request may still enqueue a job.
+	workerCtx, stopWorkers := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopWorkers()
+	var wg sync.WaitGroup
+	var workerErr error
+	wg.Go(func() { workerErr = svc.RunWorkers(workerCtx) })
+
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- hs.Serve(ln) }()
+	log.Info("lore serving", slog.String("addr", ln.Addr().String()), slog.String("version", version),
+		slog.String("graph", cfg.Graph), slog.String("index", cfg.Index), slog.Bool("embedder", b.Embedder != nil),
+		slog.String("extractor", cfg.Extractor), slog.String("data_dir", cfg.DataDir))
+	if m.Listening != nil {
+		m.Listening <- ln.Addr().String()
+	}
+
+	var runErr error
+	select {
+	case <-ctx.Done():
+		log.Info("stopping: finishing in-flight requests", slog.Duration("timeout", cfg.ShutdownTimeout))
+	case err := <-serveErr:
+		runErr = fmt.Errorf("http server: %w", err)
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		runErr = errors.Join(runErr, fmt.Errorf("http shutdown: %w", err))
+	}
+	stopWorkers()
+	wg.Wait()
+	if workerErr != nil && !errors.Is(workerErr, context.Canceled) {
+		runErr = errors.Join(runErr, fmt.Errorf("workers: %w", workerErr))
+	}
+	if err := m.Close(); err != nil {
+		runErr = errors.Join(runErr, fmt.Errorf("close store: %w", err))
+	}
+	if runErr == nil {
+		log.Info("lore stopped")
+	}
+	return runErr
+}
