@@ -46,6 +46,12 @@ func runIndex(s suite, idx lore.Index) {
 			t.Errorf("hit=%+v, want kind fact and a positive score", hits[0])
 		}
 
+		// Search by vector before replacing, so that any cache must follow.
+		warm, err := idx.SearchVector(ctx, lore.IndexQuery{Scope: sc, Vector: d.Vector, Limit: 10})
+		must(t, "SearchVector before replace", err)
+		sameList(t, "vector before replace", hitIDs(warm), []string{d.ID})
+
+		old := d.Vector
 		d.Text = "Alice adopted a tabby cat"
 		d.Vector = unitVector(r)
 		must(t, "Upsert replace", idx.Upsert(ctx, []lore.IndexDoc{d}))
@@ -60,6 +66,21 @@ func runIndex(s suite, idx lore.Index) {
 		if len(vhits) != 1 || math.Abs(vhits[0].Score-1) > 1e-3 {
 			t.Errorf("vector hits=%+v, want the one doc with cosine 1 to its new vector", vhits)
 		}
+		vhits, err = idx.SearchVector(ctx, lore.IndexQuery{Scope: sc, Vector: old, Limit: 10})
+		must(t, "SearchVector old vector", err)
+		if len(vhits) == 1 && vhits[0].Score > 0.5 {
+			t.Errorf("old vector still scores %v against the replaced doc, want its new vector's cosine %v", vhits[0].Score, cosine(old, d.Vector))
+		}
+
+		// Replaced without a vector, the doc leaves vector search.
+		d.Vector = nil
+		must(t, "Upsert without vector", idx.Upsert(ctx, []lore.IndexDoc{d}))
+		vhits, err = idx.SearchVector(ctx, lore.IndexQuery{Scope: sc, Vector: old, Limit: 10})
+		must(t, "SearchVector after dropping the vector", err)
+		sameList(t, "vector hits after dropping the vector", hitIDs(vhits), []string{})
+		hits, err = idx.SearchText(ctx, lore.IndexQuery{Scope: sc, Text: "tabby", Limit: 10})
+		must(t, "SearchText after dropping the vector", err)
+		sameList(t, "text hits after dropping the vector", hitIDs(hits), []string{d.ID})
 	})
 
 	s.run("Index/BM25PrefersRareTerms", func(t *testing.T) {
@@ -263,6 +284,11 @@ func runIndex(s suite, idx lore.Index) {
 		b := doc(sc, "orange peel", 0, v)
 		c := doc(otherUser, "orange cake", 0, v)
 		must(t, "Upsert", idx.Upsert(ctx, []lore.IndexDoc{a, b, c}))
+		// Warm any cache before the delete, so that the delete must reach it.
+		for _, read := range []lore.Scope{sc, otherUser} {
+			_, err := idx.SearchVector(ctx, lore.IndexQuery{Scope: read, Vector: v, Limit: 10})
+			must(t, "SearchVector warm", err)
+		}
 		must(t, "Delete", idx.Delete(ctx, sc, []string{a.ID, "no-such-id"}))
 		// A delete through the wrong scope removes nothing.
 		must(t, "Delete foreign", idx.Delete(ctx, sc, []string{c.ID}))
@@ -275,6 +301,9 @@ func runIndex(s suite, idx lore.Index) {
 		oh, err := idx.SearchText(ctx, lore.IndexQuery{Scope: otherUser, Text: "orange", Limit: 10})
 		must(t, "SearchText other user", err)
 		sameList(t, "other user's docs", hitIDs(oh), []string{c.ID})
+		ov, err := idx.SearchVector(ctx, lore.IndexQuery{Scope: otherUser, Vector: v, Limit: 10})
+		must(t, "SearchVector other user", err)
+		sameList(t, "other user's vector hits", hitIDs(ov), []string{c.ID})
 	})
 
 	s.run("Index/DeleteScope", func(t *testing.T) {
