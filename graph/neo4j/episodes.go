@@ -1,0 +1,202 @@
+package neo4j
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/lore-memory/lore"
+)
+
+// newEventID returns a time-ordered id, so that events stored in the same
+// instant still list in the order they were made.
+func newEventID() string {
+	id, err := uuid.NewV7()
+	if err != nil {
+		return uuid.NewString()
+	}
+	return id.String()
+}
+
+// AddEpisodes stores episodes and their ADD events in one transaction,
+// assigning ID, CreatedAt and UpdatedAt where empty.
+func (s *Store) AddEpisodes(ctx context.Context, episodes []*lore.Episode) error {
+	if len(episodes) == 0 {
+		return nil
+	}
+	now := s.now().UTC()
+	rows := make([]map[string]any, 0, len(episodes))
+	for _, ep := range episodes {
+		if err := ep.Scope.Validate(); err != nil {
+			return err
+		}
+		if err := lore.ValidateID("id", ep.ID); err != nil {
+			return err
+		}
+		if ep.ID == "" {
+			ep.ID = uuid.NewString()
+		}
+		if ep.CreatedAt.IsZero() {
+			ep.CreatedAt = now
+		}
+		if ep.UpdatedAt.IsZero() {
+			ep.UpdatedAt = ep.CreatedAt
+		}
+		md, err := jsonParam(ep.Metadata)
+		if err != nil {
+			return err
+		}
+		hist := historyRow(ep.ID, ep.Scope, lore.EventAdd, "", "", ep.CreatedAt)
+		hist["after"] = ep.Content
+		rows = append(rows, map[string]any{
+			"episode": map[string]any{
+				"id": ep.ID, "tenant_id": ep.Scope.TenantID, "user_id": ep.Scope.UserID,
+				"agent_id": ep.Scope.AgentID, "run_id": ep.Scope.RunID,
+				"role": ep.Role, "speaker": ep.Speaker, "content": ep.Content,
+				"occurred_at": ep.OccurredAt.UTC(), "created_at": ep.CreatedAt.UTC(), "updated_at": ep.UpdatedAt.UTC(),
+				"source_id": ep.SourceID, "metadata": md, "verbatim": ep.Verbatim,
+			},
+			"history": hist,
+		})
+	}
+	_, err := write(ctx, s, "add episodes", func(r txRunner) (struct{}, error) {
+		_, err := r.run("AddEpisodes", shape{}, map[string]any{"rows": rows})
+		return struct{}{}, err
+	})
+	return err
+}
+
+// FindEpisodes returns the episodes the filter selects, by OccurredAt.
+func (s *Store) FindEpisodes(ctx context.Context, f lore.EpisodeFilter) ([]*lore.Episode, error) {
+	if err := f.Scope.Validate(); err != nil {
+		return nil, err
+	}
+	skip, limit, err := limitParams(f.Limit, f.Offset)
+	if err != nil {
+		return nil, err
+	}
+	sh := scopeShape(f.Scope)
+	sh.IDs, sh.SourceIDs, sh.Since, sh.Until = f.IDs != nil, f.SourceIDs != nil, f.Since != nil, f.Until != nil
+	params := scopeParams(f.Scope)
+	params["ids"], params["source_ids"] = stringsParam(f.IDs), stringsParam(f.SourceIDs)
+	params["since"], params["until"] = utcPtr(f.Since), utcPtr(f.Until)
+	params["offset"], params["limit"] = skip, limit
+	return read(ctx, s, "find episodes", func(r txRunner) ([]*lore.Episode, error) {
+		recs, err := r.run("FindEpisodes", sh, params)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]*lore.Episode, 0, len(recs))
+		for _, rec := range recs {
+			p, err := nodeProps(rec, "e")
+			if err != nil {
+				return nil, err
+			}
+			ep, err := toEpisode(p)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ep)
+		}
+		return out, nil
+	})
+}
+
+// UpdateEpisode changes an episode's content or metadata and records an
+// UPDATE event. It returns ENOTFOUND if the scope holds no such episode.
+func (s *Store) UpdateEpisode(ctx context.Context, scope lore.Scope, id string, upd lore.EpisodeUpdate) (*lore.Episode, error) {
+	if err := scope.Validate(); err != nil {
+		return nil, err
+	}
+	now := s.now().UTC()
+	md, err := jsonParam(upd.Metadata)
+	if err != nil {
+		return nil, err
+	}
+	params := scopeParams(scope)
+	params["id"], params["now"], params["metadata"] = id, now, md
+	params["content"] = nil
+	if upd.Content != nil {
+		params["content"] = *upd.Content
+	}
+	params["history"] = historyRow(id, scope, lore.EventUpdate, upd.Actor, upd.Reason, now)
+	return write(ctx, s, "update episode", func(r txRunner) (*lore.Episode, error) {
+		recs, err := r.run("UpdateEpisode", scopeShape(scope), params)
+		if err != nil {
+			return nil, err
+		}
+		if len(recs) == 0 {
+			return nil, lore.Errorf(lore.ENOTFOUND, "episode %q not found", id)
+		}
+		p, err := nodeProps(recs[0], "e")
+		if err != nil {
+			return nil, err
+		}
+		return toEpisode(p)
+	})
+}
+
+// DeleteEpisode removes an episode and records a DELETE event. Facts keep
+// the episode's id among their sources.
+func (s *Store) DeleteEpisode(ctx context.Context, scope lore.Scope, id string, actor string) error {
+	if err := scope.Validate(); err != nil {
+		return err
+	}
+	params := scopeParams(scope)
+	params["id"] = id
+	params["history"] = historyRow(id, scope, lore.EventDelete, actor, "", s.now())
+	return s.deleteOne(ctx, "DeleteEpisode", "episode", id, scope, params)
+}
+
+// deleteOne runs a statement that deletes one record and returns ENOTFOUND
+// when it deleted none.
+func (s *Store) deleteOne(ctx context.Context, stmt, what, id string, scope lore.Scope, params map[string]any) error {
+	_, err := write(ctx, s, "delete "+what, func(r txRunner) (struct{}, error) {
+		recs, err := r.run(stmt, scopeShape(scope), params)
+		if err != nil {
+			return struct{}{}, err
+		}
+		if n, _ := recs[0].Get("deleted"); n == int64(0) {
+			return struct{}{}, lore.Errorf(lore.ENOTFOUND, "%s %q not found", what, id)
+		}
+		return struct{}{}, nil
+	})
+	return err
+}
+
+// History returns a memory's events, oldest first, or ENOTFOUND when the
+// scope holds none.
+func (s *Store) History(ctx context.Context, scope lore.Scope, memoryID string) ([]lore.HistoryEvent, error) {
+	if err := scope.Validate(); err != nil {
+		return nil, err
+	}
+	params := scopeParams(scope)
+	params["memory_id"] = memoryID
+	return read(ctx, s, "history", func(r txRunner) ([]lore.HistoryEvent, error) {
+		recs, err := r.run("History", scopeShape(scope), params)
+		if err != nil {
+			return nil, err
+		}
+		if len(recs) == 0 {
+			return nil, lore.Errorf(lore.ENOTFOUND, "memory %q not found", memoryID)
+		}
+		out := make([]lore.HistoryEvent, 0, len(recs))
+		for _, rec := range recs {
+			p, err := nodeProps(rec, "h")
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, toHistory(p))
+		}
+		return out, nil
+	})
+}
+
+// orNow returns t in UTC, or fallback when t is zero.
+func orNow(t, fallback time.Time) time.Time {
+	if t.IsZero() {
+		return fallback
+	}
+	return t.UTC()
+}

@@ -1,0 +1,62 @@
+package neo4j
+
+import (
+	"context"
+
+	"github.com/lore-memory/lore"
+)
+
+// DeleteScope removes every episode, entity, fact, job and history event
+// the scope Contains, in batches of deleteBatch nodes per transaction so
+// that deleting a large user never needs one huge transaction.
+func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteStats, error) {
+	var stats lore.DeleteStats
+	if err := scope.Validate(); err != nil {
+		return stats, err
+	}
+	sh := scopeShape(scope)
+	params := scopeParams(scope)
+	params["batch"] = int64(deleteBatch)
+	for _, step := range []struct {
+		stmt  string
+		count *int
+	}{
+		{"DeleteScopeFacts", &stats.Facts},
+		{"DeleteScopeEntities", &stats.Entities},
+		{"DeleteScopeEpisodes", &stats.Episodes},
+		{"DeleteScopeJobs", &stats.Jobs},
+		{"DeleteScopeHistory", nil},
+	} {
+		for {
+			n, err := write(ctx, s, "delete scope", func(r txRunner) (int64, error) {
+				recs, err := r.run(step.stmt, sh, params)
+				if err != nil {
+					return 0, err
+				}
+				n, _ := recs[0].Get("deleted")
+				count, _ := n.(int64)
+				return count, nil
+			})
+			if err != nil {
+				return stats, err
+			}
+			if step.count != nil {
+				*step.count += int(n)
+			}
+			if n < deleteBatch {
+				break
+			}
+		}
+	}
+	// The user node goes with the whole user, not with one agent or run.
+	if scope.UserID != "" && scope.AgentID == "" && scope.RunID == "" {
+		_, err := write(ctx, s, "delete scope", func(r txRunner) (struct{}, error) {
+			_, err := r.run("DeleteScopeUser", shape{}, params)
+			return struct{}{}, err
+		})
+		if err != nil {
+			return stats, err
+		}
+	}
+	return stats, nil
+}

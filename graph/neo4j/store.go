@@ -1,0 +1,316 @@
+// Package neo4j implements lore.Store on Neo4j 5: episodes, entities and
+// facts as a graph a user can read in Neo4j Browser, their history, the job
+// queue and settings. The statements live in package cypher, one file each.
+//
+// The model (see docs/neo4j.md for the reasons):
+//
+//	(:Entity)-[:SUBJECT_OF]->(:Fact)-[:OBJECT]->(:Entity)
+//	(:Episode)-[:MENTIONS]->(:Entity)
+//	(:User)-[:RELATES {kind, count, first_seen, last_seen}]->(:Entity)
+//	(:History), (:Job), (:Meta)
+//
+// Every node carries its scope (tenant_id, user_id, agent_id, run_id; ""
+// when unset) and every read filters on it. Times are native datetimes in UTC.
+package neo4j
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"text/template"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/cypher"
+)
+
+var _ lore.Store = (*Store)(nil)
+
+// Config says how to reach Neo4j.
+type Config struct {
+	URL      string // neo4j://host:7687 or bolt://host:7687
+	Username string // empty: no authentication
+	Password string
+	Database string // empty: the server's default database
+}
+
+// Store is a lore.Store on a Neo4j database. It is safe for concurrent use.
+type Store struct {
+	driver neo4j.DriverWithContext
+	db     string
+	stmts  map[string]*template.Template
+	// rendered caches each statement shape's text, so Neo4j sees a small,
+	// fixed set of query strings and reuses their plans.
+	rendered sync.Map
+	now      func() time.Time
+}
+
+// Tuning of the walks and batches; constants so that every deployment runs
+// the same query costs.
+const (
+	// neighborFanout bounds how many neighbour entities a two-hop walk expands.
+	neighborFanout = 200
+	// deleteBatch is how many nodes one DeleteScope transaction removes.
+	deleteBatch = 5000
+	// defaultNeighborhoodLimit applies when a NeighborhoodQuery sets no limit.
+	defaultNeighborhoodLimit = 1000
+	// noLimit stands for "no limit" in SKIP/LIMIT clauses.
+	noLimit = int64(1) << 53
+	// claimRetries bounds how often ClaimJob retries after losing a race.
+	claimRetries = 10
+	// mergeRetries bounds how often a merge retries after a constraint race.
+	mergeRetries = 3
+)
+
+// Open connects to Neo4j, checks that it answers and applies the schema
+// (Migrate). It returns EUNAVAILABLE when the server cannot be reached.
+func Open(ctx context.Context, cfg Config) (*Store, error) {
+	if cfg.URL == "" {
+		return nil, lore.Errorf(lore.EINVALID, "neo4j: URL is required")
+	}
+	token := neo4j.NoAuth()
+	if cfg.Username != "" {
+		token = neo4j.BasicAuth(cfg.Username, cfg.Password, "")
+	}
+	driver, err := neo4j.NewDriverWithContext(cfg.URL, token, func(c *neo4j.Config) {
+		c.MaxTransactionRetryTime = 30 * time.Second
+	})
+	if err != nil {
+		return nil, lore.Errorf(lore.EINVALID, "neo4j: bad URL %q: %v", cfg.URL, err)
+	}
+	if err := driver.VerifyConnectivity(ctx); err != nil {
+		_ = driver.Close(ctx)
+		return nil, fmt.Errorf("neo4j: connect %s: %w: %w", cfg.URL,
+			lore.Errorf(lore.EUNAVAILABLE, "neo4j at %s is unavailable", cfg.URL), err)
+	}
+	s := &Store{driver: driver, db: cfg.Database, now: time.Now}
+	if err := s.parse(); err != nil {
+		_ = driver.Close(ctx)
+		return nil, err
+	}
+	if err := s.Migrate(ctx); err != nil {
+		_ = driver.Close(ctx)
+		return nil, err
+	}
+	return s, nil
+}
+
+// Migrate applies the schema in cypher/schema (constraints and indexes, all
+// IF NOT EXISTS, so it is idempotent) and waits until the indexes are online.
+func (s *Store) Migrate(ctx context.Context) error {
+	schema, err := cypher.Schema()
+	if err != nil {
+		return err
+	}
+	for _, stmt := range schema {
+		// Two servers starting together may race to create the same index;
+		// the loser sees an "already exists" error and a retry settles it.
+		var err error
+		for range 3 {
+			if err = s.exec(ctx, stmt, nil); err == nil {
+				break
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("neo4j: migrate: %s: %w", firstLine(stmt), err)
+		}
+	}
+	wait, err := s.render("Migrate", shape{})
+	if err != nil {
+		return err
+	}
+	if err := s.exec(ctx, wait, map[string]any{"timeout_seconds": int64(300)}); err != nil {
+		return fmt.Errorf("neo4j: migrate: await indexes: %w", err)
+	}
+	return nil
+}
+
+// Close releases the driver's connections.
+func (s *Store) Close() error {
+	if err := s.driver.Close(context.Background()); err != nil {
+		return fmt.Errorf("neo4j: close: %w", err)
+	}
+	return nil
+}
+
+// exec runs one auto-commit statement: schema statements cannot share a
+// transaction with anything else.
+func (s *Store) exec(ctx context.Context, stmt string, params map[string]any) error {
+	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: neo4j.AccessModeWrite})
+	defer sess.Close(ctx)
+	res, err := sess.Run(ctx, stmt, params)
+	if err != nil {
+		return err
+	}
+	_, err = res.Consume(ctx)
+	return err
+}
+
+// firstLine returns the first line of stmt that is not a comment, for messages.
+func firstLine(stmt string) string {
+	for _, l := range strings.Split(stmt, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "//") {
+			return l
+		}
+	}
+	return stmt
+}
+
+// shape says which optional parts a statement's text includes: the scope
+// fields a read sets and the filters a call uses.
+type shape struct {
+	User, Agent, Run bool
+	IDs, SourceIDs   bool
+	Names            bool
+	Since, Until     bool
+	Subject, Object  bool
+	Entity           bool
+	Predicate        bool
+	Current          bool
+}
+
+// scopeShape returns the shape of a read under sc.
+func scopeShape(sc lore.Scope) shape {
+	return shape{User: sc.UserID != "", Agent: sc.AgentID != "", Run: sc.RunID != ""}
+}
+
+// templateFuncs render the fixed fragments statements share. They produce
+// property names and parameter references only, never values.
+func templateFuncs() template.FuncMap {
+	return template.FuncMap{
+		// scope is the predicate "the reading scope Contains this record".
+		"scope": func(alias string, sh shape) string { return scopePredicate(alias, sh, true) },
+		// ns is the same for namespace records (entities), which have no run.
+		"ns": func(alias string, sh shape) string { return scopePredicate(alias, sh, false) },
+		// current is "neither invalidated nor expired as of $now".
+		"current": func(alias string) string {
+			return fmt.Sprintf("(%[1]s.invalid_at IS NULL OR %[1]s.invalid_at > $now) AND (%[1]s.expired_at IS NULL OR %[1]s.expired_at > $now)", alias)
+		},
+	}
+}
+
+func scopePredicate(alias string, sh shape, withRun bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s.tenant_id = $tenant_id", alias)
+	if sh.User {
+		fmt.Fprintf(&b, " AND %s.user_id = $user_id", alias)
+	}
+	if sh.Agent {
+		fmt.Fprintf(&b, " AND %s.agent_id = $agent_id", alias)
+	}
+	if withRun && sh.Run {
+		fmt.Fprintf(&b, " AND %s.run_id = $run_id", alias)
+	}
+	return b.String()
+}
+
+// parse prepares every statement of package cypher.
+func (s *Store) parse() error {
+	srcs, err := cypher.Statements()
+	if err != nil {
+		return err
+	}
+	s.stmts = make(map[string]*template.Template, len(srcs))
+	for name, src := range srcs {
+		t, err := template.New(name).Funcs(templateFuncs()).Option("missingkey=error").Parse(src)
+		if err != nil {
+			return fmt.Errorf("neo4j: parse statement %s: %w", name, err)
+		}
+		s.stmts[name] = t
+	}
+	return nil
+}
+
+type renderKey struct {
+	name string
+	sh   shape
+}
+
+// render returns the text of statement name for a shape.
+func (s *Store) render(name string, sh shape) (string, error) {
+	key := renderKey{name, sh}
+	if q, ok := s.rendered.Load(key); ok {
+		return q.(string), nil
+	}
+	t, ok := s.stmts[name]
+	if !ok {
+		return "", fmt.Errorf("neo4j: no statement %q", name)
+	}
+	var b strings.Builder
+	if err := t.Execute(&b, sh); err != nil {
+		return "", fmt.Errorf("neo4j: render %s: %w", name, err)
+	}
+	q := b.String()
+	s.rendered.Store(key, q)
+	return q, nil
+}
+
+// txRunner runs statements inside one managed transaction.
+type txRunner struct {
+	s   *Store
+	ctx context.Context
+	tx  neo4j.ManagedTransaction
+}
+
+// run renders and runs a statement and returns all its records.
+func (r txRunner) run(name string, sh shape, params map[string]any) ([]*neo4j.Record, error) {
+	q, err := r.s.render(name, sh)
+	if err != nil {
+		return nil, err
+	}
+	res, err := r.tx.Run(r.ctx, q, params)
+	if err != nil {
+		return nil, err
+	}
+	return res.Collect(r.ctx)
+}
+
+// write runs work in a write transaction that the driver retries on
+// transient errors (deadlocks, leader changes).
+func write[T any](ctx context.Context, s *Store, op string, work func(r txRunner) (T, error)) (T, error) {
+	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: neo4j.AccessModeWrite})
+	defer sess.Close(ctx)
+	out, err := neo4j.ExecuteWrite(ctx, sess, func(tx neo4j.ManagedTransaction) (T, error) {
+		return work(txRunner{s: s, ctx: ctx, tx: tx})
+	})
+	return out, wrap(op, err)
+}
+
+// read runs work in a read transaction.
+func read[T any](ctx context.Context, s *Store, op string, work func(r txRunner) (T, error)) (T, error) {
+	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: neo4j.AccessModeRead})
+	defer sess.Close(ctx)
+	out, err := neo4j.ExecuteRead(ctx, sess, func(tx neo4j.ManagedTransaction) (T, error) {
+		return work(txRunner{s: s, ctx: ctx, tx: tx})
+	})
+	return out, wrap(op, err)
+}
+
+// wrap gives an error the place it happened and, where Neo4j's meaning is
+// known, a lore code.
+func wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var le *lore.Error
+	if errors.As(err, &le) {
+		return err
+	}
+	if isConstraintViolation(err) {
+		return fmt.Errorf("neo4j: %s: %w: %w", op, lore.Errorf(lore.ECONFLICT, "%s conflicts with a stored record", op), err)
+	}
+	if neo4j.IsConnectivityError(err) {
+		return fmt.Errorf("neo4j: %s: %w: %w", op, lore.Errorf(lore.EUNAVAILABLE, "neo4j is unavailable"), err)
+	}
+	return fmt.Errorf("neo4j: %s: %w", op, err)
+}
+
+// isConstraintViolation reports whether err is a uniqueness violation.
+func isConstraintViolation(err error) bool {
+	var ne *neo4j.Neo4jError
+	return errors.As(err, &ne) && ne.Code == "Neo.ClientError.Schema.ConstraintValidationFailed"
+}
