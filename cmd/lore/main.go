@@ -7,6 +7,7 @@
 //	lore import    import JSONL conversations or a LoCoMo JSON file
 //	lore reindex   re-embed and re-index a user's memories
 //	lore migrate   apply the graph store's schema
+//	lore bench     score retrieval on LoCoMo or LongMemEval
 //	lore version   print the version
 package main
 
@@ -90,6 +91,7 @@ Commands:
   import    import a JSONL conversation file or a LoCoMo JSON file
   reindex   re-embed and re-index a user's memories (after changing the embedder)
   migrate   apply the graph store's schema
+  bench     score retrieval on LoCoMo or LongMemEval
   version   print the version
 
 Run 'lore <command> -h' for a command's flags.
@@ -115,6 +117,8 @@ func (m *Main) Run(ctx context.Context) error {
 		return m.reindex(ctx, args)
 	case "migrate":
 		return m.migrate(ctx, args)
+	case "bench":
+		return m.bench(ctx, args)
 	case "version", "--version", "-version":
 		fmt.Fprintf(m.Stdout, "lore %s\n", version)
 		return nil
