@@ -1,4 +1,6 @@
 MATCH (h:History {memory_id: $memory_id})
 WHERE {{scope "h" .}}
 RETURN h
-ORDER BY h.at, h.id
+// seq numbers a memory's events in commit order; at and id break the
+// ties of a memory deleted and stored again under the same id.
+ORDER BY h.seq, h.at, h.id

@@ -4,7 +4,9 @@
 MERGE (f:Fact {dedup_key: $dedup_key})
 ON CREATE SET f = $fact, f.dedup_key = $dedup_key, f.count = 0, f.source_episode_ids = []
 WITH f, f.id = $fact.id AS created
-SET f.count = f.count + $count,
+// The history counter numbers this fact's events in commit order.
+SET f.history_seq = coalesce(f.history_seq, 0) + 1,
+    f.count = f.count + $count,
     f.first_seen = CASE WHEN $fact.first_seen < f.first_seen THEN $fact.first_seen ELSE f.first_seen END,
     f.last_seen = CASE WHEN $fact.last_seen > f.last_seen THEN $fact.last_seen ELSE f.last_seen END,
     f.confidence = CASE WHEN $fact.confidence > f.confidence THEN $fact.confidence ELSE f.confidence END,
@@ -38,7 +40,7 @@ FOREACH (x IN CASE WHEN o IS NOT NULL AND s.type = 'user' AND f.user_id <> '' TH
       r.last_seen = CASE WHEN $fact.last_seen > r.last_seen THEN $fact.last_seen ELSE r.last_seen END
 )
 CREATE (h:History)
-SET h = $history,
+SET h = $history, h.seq = f.history_seq,
     h.memory_id = f.id,
     h.tenant_id = f.tenant_id, h.user_id = f.user_id, h.agent_id = f.agent_id, h.run_id = f.run_id,
     h.event = CASE WHEN created THEN 'ADD' ELSE 'MERGE' END,

@@ -3,6 +3,9 @@
 // same triple starts a new fact.
 MATCH (f:Fact {id: $id})
 WHERE {{scope "f" .}}
+// Bumping the history counter takes the write lock before anything is read,
+// so concurrent changes of one memory are numbered in commit order.
+SET f.history_seq = coalesce(f.history_seq, 0) + 1
 WITH f, f.text AS before
 SET f.text = coalesce($text, f.text),
     f.confidence = coalesce($confidence, f.confidence),
@@ -12,7 +15,7 @@ SET f.text = coalesce($text, f.text),
     f.updated_at = $now
 SET f.dedup_key = CASE WHEN f.invalid_at IS NULL AND f.expired_at IS NULL THEN f.dedup_key ELSE null END
 CREATE (h:History)
-SET h = $history,
+SET h = $history, h.seq = f.history_seq,
     h.tenant_id = f.tenant_id, h.user_id = f.user_id, h.agent_id = f.agent_id, h.run_id = f.run_id,
     h.before = before, h.after = f.text
 RETURN f
