@@ -1,0 +1,123 @@
+package sqlite
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestDurabilitySettings(t *testing.T) {
+	ctx := context.Background()
+	st, err := Open(ctx, filepath.Join(t.TempDir(), "lore.db"))
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	defer st.Close()
+	cases := []struct {
+		name, pragma, want string
+	}{
+		{"writer journal", "journal_mode", "wal"},
+		{"writer sync is FULL", "synchronous", "2"},
+		{"writer foreign keys", "foreign_keys", "1"},
+		{"schema version", "user_version", "1"},
+	}
+	for _, c := range cases {
+		var got string
+		if err := st.w.QueryRowContext(ctx, "PRAGMA "+c.pragma).Scan(&got); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got != c.want {
+			t.Errorf("%s: PRAGMA %s=%q, want %q", c.name, c.pragma, got, c.want)
+		}
+	}
+	var ro string
+	if err := st.r.QueryRowContext(ctx, "PRAGMA query_only").Scan(&ro); err != nil || ro != "1" {
+		t.Errorf("reader query_only=%q err=%v, want 1", ro, err)
+	}
+	if _, err := st.r.ExecContext(ctx, "INSERT INTO meta (key, value) VALUES ('x', 'y')"); err == nil {
+		t.Errorf("write through the read pool succeeded, want it refused")
+	}
+}
+
+func TestMigrateIsIdempotent(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "lore.db")
+	for i := range 2 {
+		st, err := Open(ctx, path)
+		if err != nil {
+			t.Fatalf("Open %d: %v", i, err)
+		}
+		var v int
+		if err := st.w.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != 1 {
+			t.Errorf("open %d: user_version=%d err=%v, want 1", i, v, err)
+		}
+		if err := st.Close(); err != nil {
+			t.Fatalf("Close %d: %v", i, err)
+		}
+	}
+}
+
+func TestMatchTerms(t *testing.T) {
+	long := strings.Repeat("word ", 10) + strings.Join(strings.Fields(strings.Repeat("a1 b2 c3 d4 e5 f6 g7 h8 ", 1)), " ")
+	cases := []struct {
+		name string
+		text string
+		want []string
+	}{
+		{"plain", "Where does Alice live?", []string{"alice", "live"}},
+		{"fts syntax is just words", `"cat" AND (dog* OR NEAR(x, 2)) col:val ^start`, []string{"cat", "dog", "near", "x", "2", "col", "val", "start"}},
+		{"only stopwords kept", "who is it", []string{"who", "is", "it"}},
+		{"duplicates removed", "tea Tea TEA coffee", []string{"tea", "coffee"}},
+		{"unicode", "Café 東京 Zürich", []string{"café", "東京", "zürich"}},
+		{"apostrophe splits as the tokenizer does", "Alice's", []string{"alice", "s"}},
+		{"nothing", `"*():^-+ `, nil},
+		{"empty", "", nil},
+		{"duplicates do not count toward the cap", long, []string{"word", "a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8"}},
+	}
+	for _, c := range cases {
+		got := matchTerms(c.text)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: matchTerms(%q)=%q, want %q", c.name, c.text, got, c.want)
+		}
+	}
+	var many []string
+	for i := range 100 {
+		many = append(many, "w"+strconv.Itoa(i))
+	}
+	if got := matchTerms(strings.Join(many, " ")); len(got) != maxQueryTerms {
+		t.Errorf("len(matchTerms(100 distinct words))=%d, want the cap %d", len(got), maxQueryTerms)
+	}
+}
+
+func TestSearchTextStems(t *testing.T) {
+	ctx := context.Background()
+	st, err := Open(ctx, filepath.Join(t.TempDir(), "lore.db"))
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	defer st.Close()
+	idx := st.Index()
+	defer idx.Close()
+	sc := testScope()
+	if err := idx.Upsert(ctx, docsOf(sc, "We went running along the rivers", "Dinner was lovely")); err != nil {
+		t.Fatalf("Upsert: %v", err)
+	}
+	cases := []struct {
+		query string
+		want  int
+	}{
+		{"runs", 1}, {"river", 1}, {"dinners", 1}, {"lovelier", 0}, {"walking", 0},
+	}
+	for _, c := range cases {
+		hits, err := idx.SearchText(ctx, queryOf(sc, c.query))
+		if err != nil {
+			t.Fatalf("SearchText(%q): %v", c.query, err)
+		}
+		if len(hits) != c.want {
+			t.Errorf("SearchText(%q)=%d hits, want %d", c.query, len(hits), c.want)
+		}
+	}
+}
