@@ -167,6 +167,14 @@ func (s *Server) Always(b Behavior) {
 	s.always = &b
 }
 
+// Reset drops the scripted behaviours and the response_format rejections,
+// so the server answers from its fixtures again.
+func (s *Server) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.script, s.always, s.reject = nil, nil, map[string]bool{}
+}
+
 // RejectResponseFormat makes the server answer 400 to requests whose
 // response_format has one of these types, as endpoints without structured
 // output do.
