@@ -41,9 +41,21 @@ func BenchmarkSearch(b *testing.B) {
 		}
 		return strings.Join(ws, " ")
 	}
+	// Facts are drawn first so each entity is created with its degree as
+	// its mentions, as ingestion would leave it. Entities with low numbers
+	// are hubs, as a user's own entity is.
+	type edge struct{ s, o int }
+	edges := make([]edge, nFacts)
+	degree := make([]int, nEntities)
+	for i := range edges {
+		edges[i] = edge{int(float64(nEntities) * r.Float64() * r.Float64()), r.IntN(nEntities)}
+		degree[edges[i].s]++
+		degree[edges[i].o]++
+	}
 	ents := make([]*lore.Entity, nEntities)
 	for i := range ents {
-		e, err := w.store.MergeEntity(w.ctx, &lore.Entity{Scope: sc, Name: fmt.Sprintf("Person%d", i), Type: "person", FirstSeen: w.base, LastSeen: w.base})
+		e, err := w.store.MergeEntity(w.ctx, &lore.Entity{Scope: sc, Name: fmt.Sprintf("Person%d", i), Type: "person",
+			Mentions: degree[i], FirstSeen: w.base, LastSeen: w.base})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -62,9 +74,7 @@ func BenchmarkSearch(b *testing.B) {
 		docs = append(docs, lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: sc, Text: retrieve.EpisodeKey(ep, nil), Time: ep.OccurredAt})
 	}
 	for i := range nFacts {
-		// Entities with low numbers are hubs, as a user's own entity is.
-		s := ents[int(float64(nEntities)*r.Float64()*r.Float64())]
-		o := ents[r.IntN(nEntities)]
+		s, o := ents[edges[i].s], ents[edges[i].o]
 		at := w.base.Add(time.Duration(i) * time.Minute)
 		f, _, err := w.store.MergeFact(w.ctx, &lore.Fact{Scope: sc, SubjectID: s.ID, Subject: s.Name, Predicate: fmt.Sprintf("rel%d", i%40),
 			ObjectID: o.ID, Object: o.Name, Text: s.Name + " " + sentence(6) + " " + o.Name, Confidence: 0.9, Count: 1,

@@ -56,6 +56,11 @@ type Config struct {
 	GraphPool int `json:"graph_pool"`
 	// MaxHops is how far the walk goes from a linked entity: 1 or 2.
 	MaxHops int `json:"max_hops"`
+	// MaxBridgeEntities bounds the neighbours the second hop walks from.
+	MaxBridgeEntities int `json:"max_bridge_entities"`
+	// HubMentions is the mention count above which an entity is a hub that
+	// the second hop does not walk through (0: no bound).
+	HubMentions int `json:"hub_mentions"`
 	// MaxLinkedEntities bounds the entities linked from query n-grams.
 	MaxLinkedEntities int `json:"max_linked_entities"`
 	// UserEntities is how many of the user's most connected entities join
@@ -85,6 +90,8 @@ func DefaultConfig() Config {
 		VectorPool:          100,
 		GraphPool:           100,
 		MaxHops:             2,
+		MaxBridgeEntities:   8,
+		HubMentions:         50,
 		MaxLinkedEntities:   8,
 		UserEntities:        3,
 		MaxExpansionTerms:   12,

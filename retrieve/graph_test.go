@@ -173,3 +173,57 @@ func TestSpanScore(t *testing.T) {
 		})
 	}
 }
+
+func TestSecondHopStages(t *testing.T) {
+	f := func(id, subj, obj string) *lore.Fact { return &lore.Fact{ID: id, SubjectID: subj, ObjectID: obj} }
+	hits := []lore.GraphHit{
+		{Fact: f("f1", "seed", "emma"), Hops: 1, SeedID: "seed"},
+		{Fact: f("f2", "user", "seed"), Hops: 1, SeedID: "seed"},
+		{Fact: f("f3", "seed", ""), Hops: 1, SeedID: "seed"},
+		{Fact: f("f4", "emma", "seed"), Hops: 1, SeedID: "seed"},
+		{Fact: f("f5", "other", "hub"), Hops: 1, SeedID: "other"},
+	}
+	next, seedOf := frontier(hits, []string{"seed", "other"})
+	if want := []string{"emma", "user", "hub"}; !slices.Equal(next, want) {
+		t.Fatalf("frontier = %v, want %v", next, want)
+	}
+	if seedOf["hub"] != "other" || seedOf["emma"] != "seed" {
+		t.Fatalf("seedOf = %v, want hub→other, emma→seed", seedOf)
+	}
+
+	ents := []*lore.Entity{
+		{ID: "user", Type: lore.UserEntityType, Mentions: 3},
+		{ID: "hub", Type: "person", Mentions: 500},
+		{ID: "emma", Type: "person", Mentions: 4},
+		{ID: "acme", Type: "organization", Mentions: 2},
+	}
+	tests := []struct {
+		name  string
+		next  []string
+		hub   int
+		limit int
+		want  []string
+	}{
+		{"user and hubs skipped", []string{"user", "hub", "emma", "acme"}, 50, 8, []string{"emma", "acme"}},
+		{"no hub bound", []string{"hub", "emma"}, 0, 8, []string{"hub", "emma"}},
+		{"limit keeps order", []string{"acme", "emma"}, 50, 1, []string{"acme"}},
+		{"unknown ids skipped", []string{"ghost", "emma"}, 50, 8, []string{"emma"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := pickBridges(tt.next, ents, tt.hub, tt.limit); !slices.Equal(got, tt.want) {
+				t.Fatalf("pickBridges = %v, want %v", got, tt.want)
+			}
+		})
+	}
+
+	more := []lore.GraphHit{
+		{Fact: f("f1", "seed", "emma"), Hops: 1, SeedID: "emma"}, // already a one-hop hit
+		{Fact: f("f9", "emma", "acme"), Hops: 1, SeedID: "emma"},
+		{Fact: f("f10", "emma", "x"), Hops: 1, SeedID: "emma"},
+	}
+	got := appendSecondHop(slices.Clone(hits[:2]), more, seedOf, 3)
+	if len(got) != 3 || got[2].Fact.ID != "f9" || got[2].Hops != 2 || got[2].SeedID != "seed" {
+		t.Fatalf("appendSecondHop = %+v, want f1, f2, then f9 at two hops from seed (limit 3)", got)
+	}
+}

@@ -306,12 +306,9 @@ func (p *Pipeline) walk(ctx context.Context, req Request, kinds []lore.DocKind, 
 	if len(seeds) == 0 {
 		return out, nil
 	}
-	hops := min(max(cfg.MaxHops, 1), 2)
-	hits, err := p.Graph.Neighborhood(ctx, lore.NeighborhoodQuery{
-		Scope: req.Scope, SeedIDs: seeds, MaxHops: hops, Limit: max(cfg.GraphPool, req.TopK), IncludeInvalidated: req.IncludeInvalidated,
-	})
+	hits, err := p.neighborhood(ctx, req, seeds)
 	if err != nil {
-		return out, fmt.Errorf("retrieve: graph walk: %w", err)
+		return out, err
 	}
 	scores := graphScores(hits, req.QueryTime, cfg.RecencyHalfLifeDays)
 	wantFacts := slices.Contains(kinds, lore.KindFact)
@@ -339,6 +336,117 @@ func (p *Pipeline) walk(ctx context.Context, req Request, kinds []lore.DocKind, 
 		}
 	}
 	return out, nil
+}
+
+// neighborhood walks one hop from the seeds, then, when two hops are
+// configured, one more from a few bridge entities at the other ends of
+// those facts. Walking the second hop in one call would load every fact of
+// every neighbour, hubs such as the user included; bridges are the
+// neighbours that are neither the user nor hubs (HubMentions), nearest
+// (most recent) first, at most MaxBridgeEntities.
+func (p *Pipeline) neighborhood(ctx context.Context, req Request, seeds []string) ([]lore.GraphHit, error) {
+	cfg := p.Config
+	pool := max(cfg.GraphPool, req.TopK)
+	hits, err := p.Graph.Neighborhood(ctx, lore.NeighborhoodQuery{
+		Scope: req.Scope, SeedIDs: seeds, MaxHops: 1, Limit: pool, IncludeInvalidated: req.IncludeInvalidated,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("retrieve: graph walk: %w", err)
+	}
+	if cfg.MaxHops < 2 || len(hits) >= pool || cfg.MaxBridgeEntities <= 0 {
+		return hits, nil
+	}
+	next, seedOf := frontier(hits, seeds)
+	if len(next) == 0 {
+		return hits, nil
+	}
+	next = next[:min(len(next), 4*cfg.MaxBridgeEntities)]
+	ents, err := p.Graph.FindEntities(ctx, lore.EntityFilter{Scope: req.Scope.Namespace(), IDs: next})
+	if err != nil {
+		return nil, fmt.Errorf("retrieve: graph walk: bridges: %w", err)
+	}
+	bridges := pickBridges(next, ents, cfg.HubMentions, cfg.MaxBridgeEntities)
+	if len(bridges) == 0 {
+		return hits, nil
+	}
+	more, err := p.Graph.Neighborhood(ctx, lore.NeighborhoodQuery{
+		Scope: req.Scope, SeedIDs: bridges, MaxHops: 1, Limit: pool, IncludeInvalidated: req.IncludeInvalidated,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("retrieve: graph walk: second hop: %w", err)
+	}
+	return appendSecondHop(hits, more, seedOf, pool), nil
+}
+
+// frontier returns the entities at the far ends of one-hop hits, in hit
+// order, and for each the seed it was reached from.
+func frontier(hits []lore.GraphHit, seeds []string) ([]string, map[string]string) {
+	isSeed := map[string]bool{}
+	for _, s := range seeds {
+		isSeed[s] = true
+	}
+	seedOf := map[string]string{}
+	var next []string
+	for _, h := range hits {
+		if h.Fact == nil {
+			continue
+		}
+		for _, end := range []string{h.Fact.SubjectID, h.Fact.ObjectID} {
+			if end == "" || isSeed[end] {
+				continue
+			}
+			if _, ok := seedOf[end]; !ok {
+				seedOf[end] = h.SeedID
+				next = append(next, end)
+			}
+		}
+	}
+	return next, seedOf
+}
+
+// pickBridges keeps, in the order of next, the entities that are neither
+// the user nor hubs (more than hubMentions mentions; 0 means no bound), at
+// most limit. Ids the store did not return are skipped.
+func pickBridges(next []string, ents []*lore.Entity, hubMentions, limit int) []string {
+	byID := make(map[string]*lore.Entity, len(ents))
+	for _, e := range ents {
+		byID[e.ID] = e
+	}
+	var out []string
+	for _, id := range next {
+		e := byID[id]
+		if e == nil || e.Type == lore.UserEntityType || (hubMentions > 0 && e.Mentions > hubMentions) {
+			continue
+		}
+		if len(out) == limit {
+			break
+		}
+		out = append(out, id)
+	}
+	return out
+}
+
+// appendSecondHop adds the facts found from bridges as two-hop hits of the
+// seed each bridge was reached from, skipping facts already hit, up to
+// limit hits in all.
+func appendSecondHop(hits, more []lore.GraphHit, seedOf map[string]string, limit int) []lore.GraphHit {
+	seen := make(map[string]bool, len(hits))
+	for _, h := range hits {
+		if h.Fact != nil {
+			seen[h.Fact.ID] = true
+		}
+	}
+	for _, h := range more {
+		if len(hits) >= limit {
+			break
+		}
+		if h.Fact == nil || seen[h.Fact.ID] {
+			continue
+		}
+		seen[h.Fact.ID] = true
+		hits = append(hits, lore.GraphHit{Fact: h.Fact, Hops: 2, SeedID: seedOf[h.SeedID]})
+	}
+	return hits
 }
 
 // hydrate loads every candidate's record that is not loaded yet. Ids the
