@@ -17,6 +17,7 @@ import (
 	"github.com/lore-memory/lore/extract"
 	"github.com/lore-memory/lore/extract/llm"
 	"github.com/lore-memory/lore/extract/rules"
+	"github.com/lore-memory/lore/graph/neo4j"
 	"github.com/lore-memory/lore/graph/sqlite"
 	"github.com/lore-memory/lore/index/weaviate"
 	"github.com/lore-memory/lore/ingest"
@@ -82,7 +83,7 @@ func (c *backendConfig) register(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&c.ModelDir, "model-dir", e.str("LORE_MODEL_DIR", ""), "MiniLM model directory (env LORE_MODEL_DIR; default under the data directory)")
 	c.ONNXRuntimeLib = e.str("LORE_ONNXRUNTIME_LIB", "")
 	c.EmbedThreads = e.int("LORE_EMBED_THREADS", 0)
-	c.Neo4jUser = e.str("LORE_NEO4J_USER", "neo4j")
+	c.Neo4jUser = e.str("LORE_NEO4J_USER", "")
 	c.Neo4jPassword = e.str("LORE_NEO4J_PASSWORD", "")
 	c.Neo4jDatabase = e.str("LORE_NEO4J_DATABASE", "")
 	c.WeaviateAPIKey = e.str("LORE_WEAVIATE_API_KEY", "")
@@ -153,10 +154,24 @@ func openGraph(ctx context.Context, cfg backendConfig) (lore.Store, error) {
 		}
 		return s, nil
 	case strings.HasPrefix(g, "neo4j://"), strings.HasPrefix(g, "neo4j+s://"), strings.HasPrefix(g, "bolt://"), strings.HasPrefix(g, "bolt+s://"):
-		return nil, lore.Errorf(lore.EUNAVAILABLE, "graph %q: the neo4j backend is not built into this binary", g)
+		user := cfg.Neo4jUser
+		if user == "" && cfg.Neo4jPassword != "" {
+			user = "neo4j"
+		}
+		s, err := neo4j.Open(ctx, neo4j.Config{URL: g, Username: user, Password: cfg.Neo4jPassword, Database: cfg.Neo4jDatabase})
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
 	default:
 		return nil, lore.Errorf(lore.EINVALID, "--graph must be sqlite or a neo4j:// or bolt:// URL, got %q", g)
 	}
+}
+
+// migrator is a store whose schema is applied by a call rather than on
+// open (neo4j).
+type migrator interface {
+	Migrate(ctx context.Context) error
 }
 
 // openSQLite opens the embedded store in the data directory, creating both.

@@ -63,7 +63,7 @@ func (m *Main) migrate(ctx context.Context, args []string) error {
 		return err
 	}
 	m.closers = append(m.closers, store)
-	if mg, ok := store.(interface{ Migrate(context.Context) error }); ok {
+	if mg, ok := store.(migrator); ok {
 		if err := mg.Migrate(ctx); err != nil {
 			return err
 		}

@@ -73,6 +73,13 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		return err
 	}
 	m.closers = append(m.closers, b)
+	// Applying the schema is idempotent, so a server never runs on a
+	// graph that lacks its constraints.
+	if mg, ok := b.Store.(migrator); ok {
+		if err := mg.Migrate(ctx); err != nil {
+			return err
+		}
+	}
 	icfg := ingest.DefaultConfig()
 	icfg.Workers = cfg.Workers
 	svc := b.ingestService(icfg, log)
