@@ -54,6 +54,30 @@ func (r *batchRun) userEntity(ctx context.Context) (*lore.Entity, error) {
 	return u, nil
 }
 
+// aliasUser adds name to the user entity's aliases.
+func (r *batchRun) aliasUser(ctx context.Context, name string) error {
+	norm := lore.NormalizeName(name)
+	if norm == "" || r.resolved[norm] == r.user {
+		return nil
+	}
+	// A name that already belongs to another entity stays with it: two
+	// entities must never share a name.
+	have, err := r.s.Store.FindEntities(ctx, lore.EntityFilter{Scope: r.ns, Names: []string{norm}, Limit: 1})
+	if err != nil {
+		return fmt.Errorf("ingest: find entity %q: %w", norm, err)
+	}
+	if len(have) > 0 {
+		return nil
+	}
+	u, err := r.s.Store.MergeEntity(ctx, &lore.Entity{Scope: r.ns, Name: r.user.Name, Type: r.user.Type, Aliases: []string{norm}, LastSeen: r.user.LastSeen, FirstSeen: r.user.FirstSeen})
+	if err != nil {
+		return fmt.Errorf("ingest: alias user entity: %w", err)
+	}
+	r.user = u
+	r.remember(u)
+	return nil
+}
+
 // remember makes an entity findable by its name and aliases for the rest
 // of the batch.
 func (r *batchRun) remember(e *lore.Entity) {
@@ -266,6 +290,12 @@ func (r *batchRun) applyFact(ctx context.Context, xf *lore.ExtractedFact) error 
 	}
 	if f.Text == "" {
 		f.Text = fmt.Sprintf("%s %s %s", f.Subject, strings.ReplaceAll(pred, "_", " "), f.Object)
+	}
+	if subj.Type == lore.UserEntityType && (pred == "name" || pred == "is_named") && !xf.ObjectIsEntity {
+		// "My name is Alex": later mentions of Alex are the user.
+		if err := r.aliasUser(ctx, f.Object); err != nil {
+			return err
+		}
 	}
 
 	res := xf.Resolution
