@@ -153,10 +153,23 @@ func (x *Extractor) convert(req lore.ExtractRequest, b batch, user userInfo, r *
 		out.Entities = append(out.Entities, ent)
 	}
 
+	// A model sometimes states one fact twice in a reply; it is one
+	// statement with the union of its sources, not two.
+	same := map[string]int{} // subject, predicate, object and resolution → index in out.Facts
 	for i, rf := range *r.Facts {
-		if f, ok := x.convertFact(req, b, user, types, others, i+1, rf, rej); ok {
-			out.Facts = append(out.Facts, f)
+		f, ok := x.convertFact(req, b, user, types, others, i+1, rf, rej)
+		if !ok {
+			continue
 		}
+		key := fmt.Sprintf("%s\x00%s\x00%s\x00%s\x00%d", lore.NormalizeName(f.Subject), f.Predicate, lore.NormalizeName(f.Object), f.Resolution.Kind, f.Resolution.Handle)
+		if j, dup := same[key]; dup {
+			prev := &out.Facts[j]
+			prev.EpisodeIDs = appendNew(prev.EpisodeIDs, f.EpisodeIDs...)
+			prev.Confidence = math.Max(prev.Confidence, f.Confidence)
+			continue
+		}
+		same[key] = len(out.Facts)
+		out.Facts = append(out.Facts, f)
 	}
 	for i, rp := range r.Profile {
 		if p, ok := convertProfile(b, i+1, rp, rej); ok {

@@ -243,3 +243,25 @@ func wantUndated(n int) func(*testing.T, *lore.Extraction) {
 		}
 	}
 }
+
+func TestExtractMergesRepeatedFacts(t *testing.T) {
+	srv := llmtest.New(t, "")
+	x, _ := newExtractor(t, srv)
+	reply := fmt.Sprintf(`{"entities": [], "facts": [%s, %s, %s], "profile": []}`,
+		fact(`"object": "coffee", "messages": [1], "confidence": 0.6`),
+		fact(`"object": "Coffee", "messages": [3], "confidence": 0.9, "fact": "Alice really likes coffee."`),
+		fact(`"object": "tea", "messages": [3]`))
+	srv.Then(llmtest.Behavior{Reply: &reply})
+	req := conversation()
+	ext, err := x.Extract(context.Background(), req)
+	if err != nil {
+		t.Fatalf("Extract: %v", err)
+	}
+	if len(ext.Facts) != 2 {
+		t.Fatalf("facts=%+v, want coffee once and tea", ext.Facts)
+	}
+	f := factBy(ext, "likes", "coffee")
+	if want := []string{req.Episodes[0].ID, req.Episodes[2].ID}; f == nil || !sameIDs(f.EpisodeIDs, want) || f.Confidence != 0.9 {
+		t.Errorf("coffee fact=%+v, want episodes %q and confidence 0.9", f, want)
+	}
+}
