@@ -18,6 +18,7 @@ import (
 type Cache interface {
 	// Get returns the value stored under key and whether there was one.
 	Get(ctx context.Context, key string) (string, bool, error)
+	// Put stores value under key, replacing any earlier value.
 	Put(ctx context.Context, key, value string) error
 }
 

@@ -48,8 +48,11 @@ type Config struct {
 	BaseURL string
 	// APIKey is sent as a bearer token when set.
 	APIKey string
-	Model  string
-	// Timeout bounds one HTTP call; 0 means DefaultTimeout.
+	// Model names the chat model, e.g. gpt-4o-mini or llama3.1:8b.
+	Model string
+	// Timeout bounds one HTTP call; 0 means DefaultTimeout. One batch makes
+	// at most 2×(MaxRetries+1) calls (a repair doubles them), so keep that
+	// many timeouts plus backoff under the ingest job lease.
 	Timeout time.Duration
 	// MaxTokensPerCall is the prompt budget of one call in estimated tokens;
 	// larger batches are split. 0 means DefaultMaxTokensPerCall.
