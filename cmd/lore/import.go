@@ -247,7 +247,8 @@ var sessionKey = regexp.MustCompile(`^session_(\d+)$`)
 const locomoDateLayout = "3:04 pm on 2 January, 2006"
 
 // parseLoCoMo turns each session of each sample into one batch: every turn
-// is a user message named after its speaker, dated at the session's time,
+// is a user message named after its speaker, dated at the session's time
+// (plus one second per turn),
 // with its dia_id as source id and its image caption kept in the text. Each
 // sample is its own user unless --user names one.
 func parseLoCoMo(data []byte, sf scopeFlags) ([]importBatch, error) {
@@ -287,7 +288,7 @@ func parseLoCoMo(data []byte, sf scopeFlags) ([]importBatch, error) {
 				return nil, lore.Errorf(lore.EINVALID, "LoCoMo %s: %s", where, err)
 			}
 			msgs := make([]ingest.Message, 0, len(turns))
-			for _, t := range turns {
+			for i, t := range turns {
 				text := strings.TrimSpace(t.Text)
 				if c := strings.TrimSpace(t.BlipCaption); c != "" {
 					text = strings.TrimSpace(text + " [shared an image: " + c + "]")
@@ -295,7 +296,11 @@ func parseLoCoMo(data []byte, sf scopeFlags) ([]importBatch, error) {
 				if text == "" {
 					continue
 				}
-				msgs = append(msgs, ingest.Message{Role: "user", Name: t.Speaker, Content: text, CreatedAt: &at, SourceID: t.DiaID})
+				// LoCoMo dates a session to the minute; a second per turn
+				// keeps the turns in order wherever episodes are sorted by
+				// time, as lore bench does.
+				turnAt := at.Add(time.Duration(i) * time.Second)
+				msgs = append(msgs, ingest.Message{Role: "user", Name: t.Speaker, Content: text, CreatedAt: &turnAt, SourceID: t.DiaID})
 			}
 			out = append(out, importBatch{Where: where, Req: ingest.AddRequest{
 				Scope: scope, Messages: msgs, Metadata: map[string]any{"sample_id": s.SampleID, "session": n},
