@@ -80,14 +80,15 @@ func parseReply(text string) (*reply, error) {
 
 // rejecter collects the reasons parts of a reply were dropped.
 type rejecter struct {
-	x   *Extractor
-	out *lore.Extraction
+	x      *Extractor
+	out    *lore.Extraction
+	tenant string
 }
 
 func (r rejecter) reject(format string, args ...any) {
 	reason := fmt.Sprintf(format, args...)
 	r.out.Rejected = append(r.out.Rejected, reason)
-	r.x.log.Warn("llm: dropped part of the model's reply", "reason", reason)
+	r.x.log.Warn("llm: dropped part of the model's reply", "tenant", r.tenant, "reason", reason)
 }
 
 // convert validates a parsed reply for batch b and appends what holds up to
@@ -95,7 +96,7 @@ func (r rejecter) reject(format string, args ...any) {
 // is unknown, it is about another user, or it claims something about the
 // user that only the assistant said; an unusable date drops only the date.
 func (x *Extractor) convert(req lore.ExtractRequest, b batch, user userInfo, r *reply, out *lore.Extraction) {
-	rej := rejecter{x: x, out: out}
+	rej := rejecter{x: x, out: out, tenant: req.Scope.TenantID}
 
 	// Entities first: facts take their subject and object types from them.
 	types := map[string]string{} // normalized name or alias → type
