@@ -1,0 +1,175 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/lore-memory/lore"
+)
+
+func TestFlagsWinOverEnvironment(t *testing.T) {
+	tests := []struct {
+		name     string
+		env      map[string]string
+		args     []string
+		wantAddr string
+		wantDir  string
+		wantEmb  string
+		wantErr  string
+	}{
+		{"defaults", nil, nil, "127.0.0.1:8420", "./lore-data", "minilm", ""},
+		{"env", map[string]string{"LORE_ADDR": "0.0.0.0:9000", "LORE_DATA_DIR": "/d", "LORE_EMBEDDER": "none"}, nil, "0.0.0.0:9000", "/d", "none", ""},
+		{"flag wins", map[string]string{"LORE_ADDR": "0.0.0.0:9000", "LORE_EMBEDDER": "none"}, []string{"--addr", ":1", "--embedder", "openai"}, ":1", "./lore-data", "openai", ""},
+		{"bad env int", map[string]string{"LORE_WORKERS": "many"}, nil, "", "", "", "LORE_WORKERS"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := &env{get: func(k string) string { return tt.env[k] }}
+			var cfg serveConfig
+			fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+			fs.SetOutput(io.Discard)
+			cfg.register(fs, e)
+			fs.StringVar(&cfg.Addr, "addr", e.str("LORE_ADDR", "127.0.0.1:8420"), "")
+			fs.IntVar(&cfg.Workers, "workers", e.int("LORE_WORKERS", 4), "")
+			err := parse(fs, tt.args, e)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err=%v, want one naming %s", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("parse: %v", err)
+			}
+			if cfg.Addr != tt.wantAddr || cfg.DataDir != tt.wantDir || cfg.Embedder != tt.wantEmb {
+				t.Errorf("addr=%q dir=%q embedder=%q, want %q %q %q", cfg.Addr, cfg.DataDir, cfg.Embedder, tt.wantAddr, tt.wantDir, tt.wantEmb)
+			}
+		})
+	}
+}
+
+// TestMissingModelFallsBackWithOneWarning: without the MiniLM files the
+// embedder is none, with exactly one warning that says what to do.
+func TestMissingModelFallsBackWithOneWarning(t *testing.T) {
+	var logs bytes.Buffer
+	log := slog.New(slog.NewTextHandler(&logs, nil))
+	emb, err := openEmbedder(backendConfig{Embedder: "minilm", DataDir: t.TempDir()}, log)
+	if err != nil || emb != nil {
+		t.Fatalf("openEmbedder=%v, %v; want nil, nil", emb, err)
+	}
+	if n := strings.Count(logs.String(), "level=WARN"); n != 1 {
+		t.Fatalf("%d warnings, want 1:\n%s", n, logs.String())
+	}
+	if !strings.Contains(logs.String(), "make model") {
+		t.Errorf("warning %q does not say how to install the model", logs.String())
+	}
+}
+
+func TestBackendChoiceErrors(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	tests := []struct {
+		name string
+		cfg  backendConfig
+		want string
+	}{
+		{"unknown graph", backendConfig{Graph: "postgres", Index: "embedded", Embedder: "none", Extractor: "rules"}, "--graph"},
+		{"unknown index", backendConfig{Graph: "sqlite", Index: "elastic", Embedder: "none", Extractor: "rules"}, "--index"},
+		{"unknown embedder", backendConfig{Graph: "sqlite", Index: "embedded", Embedder: "bert", Extractor: "rules"}, "--embedder"},
+		{"unknown extractor", backendConfig{Graph: "sqlite", Index: "embedded", Embedder: "none", Extractor: "magic"}, "--extractor"},
+		{"llm without base URL", backendConfig{Graph: "sqlite", Index: "embedded", Embedder: "none", Extractor: "llm"}, "LORE_LLM_BASE_URL"},
+		{"llm+rules without base URL", backendConfig{Graph: "sqlite", Index: "embedded", Embedder: "none", Extractor: "llm+rules"}, "LORE_LLM_BASE_URL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.cfg.DataDir = t.TempDir()
+			b, err := openBackends(t.Context(), tt.cfg, log)
+			if err == nil {
+				b.Close()
+				t.Fatalf("openBackends succeeded, want an error naming %s", tt.want)
+			}
+			if lore.ErrorCode(err) != lore.EINVALID || !strings.Contains(lore.ErrorMessage(err), tt.want) {
+				t.Errorf("err=%v, want EINVALID naming %s", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestAddAndSearchCommands(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"--data-dir", dir, "--embedder", "none"}
+	out, err := run(t, nil, "", append(append([]string{"add"}, base...), "--user", "alice", "--sync", "I live in Paris.")...)
+	if err != nil {
+		t.Fatalf("add: %v", err)
+	}
+	if !strings.Contains(out, "stored episode") || !strings.Contains(out, "lives in Paris") {
+		t.Errorf("add output=%q, want the episode and the Paris fact", out)
+	}
+	// Text from stdin, queued for the server, as JSON.
+	out, err = run(t, nil, "I work at Google.\n", append(append([]string{"add"}, base...), "--user", "alice", "--json")...)
+	if err != nil {
+		t.Fatalf("add from stdin: %v", err)
+	}
+	var res struct {
+		EpisodeIDs []string `json:"episode_ids"`
+		JobID      string   `json:"job_id"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil || len(res.EpisodeIDs) != 1 || res.JobID == "" {
+		t.Errorf("add --json=%q (%v), want one episode and a job", out, err)
+	}
+	out, err = run(t, nil, "", append(append([]string{"search"}, base...), "--user", "alice", "--explain", "where", "does", "alice", "live")...)
+	if err != nil {
+		t.Fatalf("search: %v", err)
+	}
+	if !strings.Contains(out, " 1. ") || !strings.Contains(out, "Paris") || !strings.Contains(out, "scores:") {
+		t.Errorf("search output=%q, want a numbered Paris result with scores", out)
+	}
+	out, err = run(t, nil, "", append(append([]string{"search"}, base...), "--user", "bob", "Paris")...)
+	if err != nil || !strings.Contains(out, "no memories found") {
+		t.Errorf("bob's search=%q, %v; want no memories", out, err)
+	}
+	out, err = run(t, nil, "", append(append([]string{"search"}, base...), "--user", "alice", "--json", "Paris")...)
+	var resp struct {
+		Results []struct{ Memory string } `json:"results"`
+	}
+	if err != nil || json.Unmarshal([]byte(out), &resp) != nil || len(resp.Results) == 0 {
+		t.Errorf("search --json=%q, %v; want results", out, err)
+	}
+	out, err = run(t, nil, "", append(append([]string{"reindex"}, base...), "--user", "alice")...)
+	if err != nil || !strings.Contains(out, "re-indexed") {
+		t.Errorf("reindex=%q, %v", out, err)
+	}
+	out, err = run(t, nil, "", append([]string{"migrate"}, base...)...)
+	if err != nil || !strings.Contains(out, "up to date") {
+		t.Errorf("migrate=%q, %v", out, err)
+	}
+}
+
+func TestCommandInputErrors(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"add without user", []string{"add", "--data-dir", dir, "--embedder", "none", "hi"}, "--user or --agent"},
+		{"add without text", []string{"add", "--data-dir", dir, "--embedder", "none", "--user", "a"}, "no text"},
+		{"search without query", []string{"search", "--data-dir", dir, "--embedder", "none", "--user", "a"}, "no query"},
+		{"search bad top-k", []string{"search", "--data-dir", dir, "--embedder", "none", "--user", "a", "--top-k", "0", "x"}, "--top-k"},
+		{"reindex without scope", []string{"reindex", "--data-dir", dir, "--embedder", "none"}, "--all"},
+		{"reindex all and user", []string{"reindex", "--data-dir", dir, "--embedder", "none", "--all", "--user", "a"}, "--all excludes"},
+		{"import missing file", []string{"import", "--data-dir", dir, "--embedder", "none", "nope.jsonl"}, "nope.jsonl"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := run(t, nil, "", tt.args...)
+			if err == nil || !strings.Contains(message(err), tt.want) {
+				t.Fatalf("err=%v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+}
