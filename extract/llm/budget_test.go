@@ -189,6 +189,9 @@ func TestParseReply(t *testing.T) {
 	}{
 		{"object", `{"entities": [], "facts": []}`, ""},
 		{"code fence", "```json\n{\"entities\": [], \"facts\": [], \"profile\": []}\n```", ""},
+		{"reasoning block", "<think>The user moved.</think>\n{\"entities\": [], \"facts\": []}", ""},
+		{"reasoning block and fence", "<think>hm</think>\n```json\n{\"entities\": [], \"facts\": []}\n```", ""},
+		{"unclosed reasoning block", "<think>hm {\"entities\": [], \"facts\": []}", "invalid JSON"},
 		{"empty", "  ", "empty"},
 		{"prose", "Here you go", "invalid JSON"},
 		{"trailing text", `{"entities": [], "facts": []} thanks`, "invalid JSON"},

@@ -31,26 +31,29 @@ func (x *Extractor) run(ctx context.Context, tenant string, b batch) (*reply, er
 		x.log.Warn("llm: cached reply does not parse; calling the model", "key", key)
 	}
 
-	text, err := x.complete(ctx, tenant, msgs)
+	ans, err := x.complete(ctx, tenant, msgs)
 	if err != nil {
 		return nil, err
 	}
-	r, perr := parseReply(text)
+	r, perr := parseReply(ans.text)
 	if perr != nil {
+		if ans.truncated {
+			perr = fmt.Errorf("%w; the reply was cut off at the limit of %d tokens, so leave out the least important items", perr, x.cfg.MaxCompletionTokens)
+		}
 		x.log.Warn("llm: reply does not parse; asking for a repair", "err", perr)
 		msgs = append(msgs,
-			openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: text},
+			openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: ans.text},
 			openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: x.repairPrompt(perr)},
 		)
-		if text, err = x.complete(ctx, tenant, msgs); err != nil {
+		if ans, err = x.complete(ctx, tenant, msgs); err != nil {
 			return nil, err
 		}
-		if r, perr = parseReply(text); perr != nil {
+		if r, perr = parseReply(ans.text); perr != nil {
 			x.log.Error("llm: repaired reply does not parse either", "err", perr)
 			return nil, fmt.Errorf("%w: %w", lore.Errorf(lore.EINTERNAL, "llm: the model's reply is not valid extraction JSON after one repair attempt"), perr)
 		}
 	}
-	if err := x.cache.Put(ctx, key, text); err != nil {
+	if err := x.cache.Put(ctx, key, ans.text); err != nil {
 		x.log.Warn("llm: cache write failed", "err", err)
 	}
 	return r, nil
@@ -64,18 +67,24 @@ func (x *Extractor) messages(b batch) []openai.ChatCompletionMessage {
 	}
 }
 
+// answer is the model's reply to one request.
+type answer struct {
+	text      string
+	truncated bool // cut off at MaxCompletionTokens
+}
+
 // complete sends one chat request, stepping down the output mode when the
 // endpoint rejects it and retrying transient failures with exponential
-// backoff. It returns the reply's text.
-func (x *Extractor) complete(ctx context.Context, tenant string, msgs []openai.ChatCompletionMessage) (string, error) {
+// backoff.
+func (x *Extractor) complete(ctx context.Context, tenant string, msgs []openai.ChatCompletionMessage) (answer, error) {
 	for attempt := 0; ; {
 		mode := x.mode.Load()
-		text, err := x.once(ctx, tenant, msgs, mode)
+		ans, err := x.once(ctx, tenant, msgs, mode)
 		if err == nil {
-			return text, nil
+			return ans, nil
 		}
 		if ctx.Err() != nil {
-			return "", fmt.Errorf("llm: chat completion: %w", ctx.Err())
+			return answer{}, fmt.Errorf("llm: chat completion: %w", ctx.Err())
 		}
 		if mode < modeInstructions && rejectsResponseFormat(err) {
 			// Another worker may have stepped down already; never step back up.
@@ -88,10 +97,10 @@ func (x *Extractor) complete(ctx context.Context, tenant string, msgs []openai.C
 			if status(err) == 400 || status(err) == 413 || status(err) == 422 {
 				code = lore.EINVALID
 			}
-			return "", fmt.Errorf("%w: %w", lore.Errorf(code, "llm: the model endpoint refused the request"), err)
+			return answer{}, fmt.Errorf("%w: %w", lore.Errorf(code, "llm: the model endpoint refused the request"), err)
 		}
 		if attempt >= x.cfg.MaxRetries {
-			return "", fmt.Errorf("%w: %w", lore.Errorf(lore.EUNAVAILABLE, "llm: the model endpoint is unavailable after %d attempts", attempt+1), err)
+			return answer{}, fmt.Errorf("%w: %w", lore.Errorf(lore.EUNAVAILABLE, "llm: the model endpoint is unavailable after %d attempts", attempt+1), err)
 		}
 		wait := x.backoff(attempt)
 		x.log.Warn("llm: transient failure; retrying", "attempt", attempt+1, "wait", wait, "err", err)
@@ -99,7 +108,7 @@ func (x *Extractor) complete(ctx context.Context, tenant string, msgs []openai.C
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return "", fmt.Errorf("llm: chat completion: %w", ctx.Err())
+			return answer{}, fmt.Errorf("llm: chat completion: %w", ctx.Err())
 		case <-t.C:
 		}
 		attempt++
@@ -107,7 +116,7 @@ func (x *Extractor) complete(ctx context.Context, tenant string, msgs []openai.C
 }
 
 // once makes a single HTTP call bounded by the configured timeout.
-func (x *Extractor) once(ctx context.Context, tenant string, msgs []openai.ChatCompletionMessage, mode int32) (string, error) {
+func (x *Extractor) once(ctx context.Context, tenant string, msgs []openai.ChatCompletionMessage, mode int32) (answer, error) {
 	req := openai.ChatCompletionRequest{
 		Model:               x.cfg.Model,
 		Messages:            msgs,
@@ -132,10 +141,10 @@ func (x *Extractor) once(ctx context.Context, tenant string, msgs []openai.ChatC
 	x.count(tenant, func(u *Usage) { u.Calls++ })
 	resp, err := x.client.CreateChatCompletion(cctx, req)
 	if err != nil {
-		return "", err
+		return answer{}, err
 	}
 	if len(resp.Choices) == 0 {
-		return "", nil
+		return answer{}, nil
 	}
 	text := resp.Choices[0].Message.Content
 	prompt, completion := resp.Usage.PromptTokens, resp.Usage.CompletionTokens
@@ -149,10 +158,11 @@ func (x *Extractor) once(ctx context.Context, tenant string, msgs []openai.ChatC
 		u.PromptTokens += int64(prompt)
 		u.CompletionTokens += int64(completion)
 	})
-	if resp.Choices[0].FinishReason == openai.FinishReasonLength {
+	ans := answer{text: text, truncated: resp.Choices[0].FinishReason == openai.FinishReasonLength}
+	if ans.truncated {
 		x.log.Warn("llm: reply cut off at the completion token limit", "max_completion_tokens", x.cfg.MaxCompletionTokens)
 	}
-	return text, nil
+	return ans, nil
 }
 
 // backoff is the wait before retry attempt+1: RetryBase doubled per

@@ -53,9 +53,15 @@ const DefaultConfidence = 0.5
 
 // parseReply reads a reply strictly: one JSON object with the entities and
 // facts arrays, fields of the right types, nothing after it. The only slack
-// is a Markdown code fence around the object, which local models often add.
+// is for wrappers local models add around the object: a leading reasoning
+// block (<think>…</think>) and a Markdown code fence.
 func parseReply(text string) (*reply, error) {
 	s := strings.TrimSpace(text)
+	if strings.HasPrefix(s, "<think>") {
+		if _, after, ok := strings.Cut(s, "</think>"); ok {
+			s = strings.TrimSpace(after)
+		}
+	}
 	if strings.HasPrefix(s, "```") {
 		s = strings.TrimPrefix(s, "```json")
 		s = strings.TrimPrefix(s, "```")

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/extract/llm"
 	"github.com/lore-memory/lore/extract/llm/llmtest"
 )
 
@@ -75,5 +76,28 @@ func TestExtractRepair(t *testing.T) {
 				t.Errorf("requests after re-extracting=%d, want still 2", got)
 			}
 		})
+	}
+}
+
+func TestExtractRepairAfterCutOff(t *testing.T) {
+	srv := llmtest.New(t, "")
+	x, _ := newExtractor(t, srv, func(c *llm.Config) { c.MaxCompletionTokens = 64 })
+	cut := `{"entities": [], "facts": [{"subject": "user", "predicate": "lives_in", "obj`
+	whole := `{"entities": [], "facts": [` + goodFact + `], "profile": []}`
+	srv.Then(llmtest.Behavior{Reply: &cut, FinishReason: "length"}, llmtest.Behavior{Reply: &whole})
+
+	ext, err := x.Extract(context.Background(), conversation())
+	if err != nil {
+		t.Fatalf("Extract: %v", err)
+	}
+	if len(ext.Facts) != 1 {
+		t.Errorf("facts=%+v, want the repaired reply's one", ext.Facts)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("requests=%d, want 2", len(reqs))
+	}
+	if got := reqs[1].Messages[3].Content; !strings.Contains(got, "cut off at the limit of 64 tokens") {
+		t.Errorf("repair request=%q, want it to say the reply was cut off", got)
 	}
 }

@@ -61,6 +61,9 @@ type Behavior struct {
 	Status int
 	// Reply, when set, is answered instead of the fixture.
 	Reply *string
+	// FinishReason is the answer's finish_reason; "" means "stop". Use
+	// "length" for a reply cut off at the token limit.
+	FinishReason string
 }
 
 // Request is a request as the server received it.
@@ -258,10 +261,10 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, rec Request, b B
 		writeError(w, http.StatusBadRequest, "invalid_request_error", fmt.Sprintf("response_format of type %q is not supported by this model", rec.ResponseFormat))
 		return http.StatusBadRequest
 	case b.Reply != nil:
-		writeReply(w, rec, Fixture{Model: rec.Model, Reply: *b.Reply})
+		writeReply(w, rec, Fixture{Model: rec.Model, Reply: *b.Reply}, b.FinishReason)
 		return http.StatusOK
 	case found:
-		writeReply(w, rec, f)
+		writeReply(w, rec, f, b.FinishReason)
 		return http.StatusOK
 	}
 	if up := os.Getenv("LLMTEST_UPSTREAM"); up != "" {
@@ -270,7 +273,7 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, rec Request, b B
 			writeError(w, http.StatusBadGateway, "server_error", "llmtest: record: "+err.Error())
 			return http.StatusBadGateway
 		}
-		writeReply(w, rec, f)
+		writeReply(w, rec, f, "")
 		return http.StatusOK
 	}
 	hint := ""
@@ -368,7 +371,10 @@ func (s *Server) models(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, list)
 }
 
-func writeReply(w http.ResponseWriter, rec Request, f Fixture) {
+func writeReply(w http.ResponseWriter, rec Request, f Fixture, finish string) {
+	if finish == "" {
+		finish = "stop"
+	}
 	prompt, completion := f.PromptTokens, f.CompletionTokens
 	if prompt == 0 {
 		for _, m := range rec.Messages {
@@ -386,7 +392,7 @@ func writeReply(w http.ResponseWriter, rec Request, f Fixture) {
 		"choices": []any{map[string]any{
 			"index":         0,
 			"message":       map[string]any{"role": "assistant", "content": f.Reply},
-			"finish_reason": "stop",
+			"finish_reason": finish,
 		}},
 		"usage": map[string]any{"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
 	})
