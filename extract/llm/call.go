@@ -49,7 +49,7 @@ func (x *Extractor) run(ctx context.Context, tenant string, b batch) (*reply, er
 			return nil, err
 		}
 		if r, perr = parseReply(ans.text); perr != nil {
-			x.log.Error("llm: repaired reply does not parse either", "err", perr)
+			x.log.Warn("llm: repaired reply does not parse either", "tenant", tenant, "err", perr)
 			return nil, fmt.Errorf("%w: %w", lore.Errorf(lore.EINTERNAL, "llm: the model's reply is not valid extraction JSON after one repair attempt"), perr)
 		}
 	}
