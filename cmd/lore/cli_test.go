@@ -160,8 +160,7 @@ func TestCommandInputErrors(t *testing.T) {
 		{"add without text", []string{"add", "--data-dir", dir, "--embedder", "none", "--user", "a"}, "no text"},
 		{"search without query", []string{"search", "--data-dir", dir, "--embedder", "none", "--user", "a"}, "no query"},
 		{"search bad top-k", []string{"search", "--data-dir", dir, "--embedder", "none", "--user", "a", "--top-k", "0", "x"}, "--top-k"},
-		{"reindex without scope", []string{"reindex", "--data-dir", dir, "--embedder", "none"}, "--all"},
-		{"reindex all and user", []string{"reindex", "--data-dir", dir, "--embedder", "none", "--all", "--user", "a"}, "--all excludes"},
+		{"reindex without scope", []string{"reindex", "--data-dir", dir, "--embedder", "none"}, "--user or --agent"},
 		{"import missing file", []string{"import", "--data-dir", dir, "--embedder", "none", "nope.jsonl"}, "nope.jsonl"},
 	}
 	for _, tt := range tests {

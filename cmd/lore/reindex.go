@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/ingest"
 )
 
@@ -12,26 +11,18 @@ func (m *Main) reindex(ctx context.Context, args []string) error {
 	e := &env{get: m.getenv}
 	var cfg backendConfig
 	var sf scopeFlags
-	fs := m.flagSet("reindex", "--user ID | --agent ID | --all [flags]")
+	fs := m.flagSet("reindex", "--user ID | --agent ID [flags]")
 	cfg.register(fs, e)
 	sf.register(fs, e)
-	all := fs.Bool("all", false, "re-index every scope of the tenant")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parse(fs, args, e); err != nil {
 		return err
 	}
-	var scope lore.Scope
-	switch {
-	case *all && (sf.User != "" || sf.Agent != "" || sf.Run != ""):
-		return lore.Errorf(lore.EINVALID, "--all excludes --user, --agent and --run")
-	case *all:
-		// The zero user and agent ask ingest for every scope of the tenant.
-		scope = lore.Scope{TenantID: sf.Tenant}
-	default:
-		var err error
-		if scope, err = sf.scope(); err != nil {
-			return lore.Errorf(lore.EINVALID, "%s, or --all", lore.ErrorMessage(err))
-		}
+	// One scope at a time: the store ports cannot list a tenant's users, so
+	// there is no --all yet.
+	scope, err := sf.scope()
+	if err != nil {
+		return err
 	}
 	b, err := m.openData(ctx, cfg)
 	if err != nil {
