@@ -97,10 +97,11 @@ func (s *Service) extractBatch(ctx context.Context, scope lore.Scope, eps []*lor
 		facts = append(facts, f)
 	}
 	slices.SortFunc(facts, func(a, b *lore.Fact) int { return strings.Compare(a.ID, b.ID) })
-	if err := s.IndexFacts(ctx, facts); err != nil {
-		return nil, err
-	}
-	if err := s.indexEpisodes(ctx, eps, r.byEp); err != nil {
+	// One upsert for facts and episodes: each index write is a durable
+	// transaction, and ingestion throughput is bounded by their number.
+	docs := factDocs(facts)
+	docs = append(docs, episodeDocs(eps, r.byEp)...)
+	if err := s.upsert(ctx, docs); err != nil {
 		return nil, err
 	}
 	return r.events, nil

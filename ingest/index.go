@@ -17,28 +17,33 @@ const metaEmbedder = "embedder"
 // the index under retrieve.FactKey. The api package calls it after it
 // changes a fact.
 func (s *Service) IndexFacts(ctx context.Context, facts []*lore.Fact) error {
-	docs := make([]lore.IndexDoc, len(facts))
-	for i, f := range facts {
-		docs[i] = lore.IndexDoc{ID: f.ID, Kind: lore.KindFact, Scope: f.Scope, Text: retrieve.FactKey(f), Time: f.LastSeen}
-	}
-	return s.upsert(ctx, docs)
+	return s.upsert(ctx, factDocs(facts))
 }
 
 // IndexEpisodes embeds episodes (when an embedder is set) and upserts them
 // into the index under retrieve.EpisodeKey, without their facts. The api
 // package calls it after it changes an episode.
 func (s *Service) IndexEpisodes(ctx context.Context, eps []*lore.Episode) error {
-	return s.indexEpisodes(ctx, eps, nil)
+	return s.upsert(ctx, episodeDocs(eps, nil))
 }
 
-// indexEpisodes indexes episodes with the facts extracted from each, keyed
-// by episode id.
-func (s *Service) indexEpisodes(ctx context.Context, eps []*lore.Episode, facts map[string][]*lore.Fact) error {
+// factDocs returns the index documents of facts.
+func factDocs(facts []*lore.Fact) []lore.IndexDoc {
+	docs := make([]lore.IndexDoc, len(facts))
+	for i, f := range facts {
+		docs[i] = lore.IndexDoc{ID: f.ID, Kind: lore.KindFact, Scope: f.Scope, Text: retrieve.FactKey(f), Time: f.LastSeen}
+	}
+	return docs
+}
+
+// episodeDocs returns the index documents of episodes, each keyed with the
+// facts extracted from it (by episode id; nil for none).
+func episodeDocs(eps []*lore.Episode, facts map[string][]*lore.Fact) []lore.IndexDoc {
 	docs := make([]lore.IndexDoc, len(eps))
 	for i, ep := range eps {
 		docs[i] = lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: ep.Scope, Text: retrieve.EpisodeKey(ep, facts[ep.ID]), Time: ep.OccurredAt}
 	}
-	return s.upsert(ctx, docs)
+	return docs
 }
 
 // upsert embeds the documents' texts in batches and writes them to the
@@ -120,7 +125,7 @@ func (s *Service) Reindex(ctx context.Context, scope lore.Scope) (int, error) {
 		if err != nil {
 			return total, fmt.Errorf("ingest: reindex episodes: %w", err)
 		}
-		if err := s.indexEpisodes(ctx, eps, bySource); err != nil {
+		if err := s.upsert(ctx, episodeDocs(eps, bySource)); err != nil {
 			return total, err
 		}
 		total += len(eps)

@@ -337,3 +337,33 @@ func TestFailuresAfterStoringLeaveAJob(t *testing.T) {
 		})
 	}
 }
+
+func TestLeaseRenewedWhileRunning(t *testing.T) {
+	var mu sync.Mutex
+	calls := 0
+	ext := stubExtractor{fn: func(context.Context, lore.ExtractRequest) (*lore.Extraction, error) {
+		mu.Lock()
+		calls++
+		mu.Unlock()
+		// Run for several leases.
+		time.Sleep(120 * time.Millisecond)
+		return &lore.Extraction{Extractor: "stub/v1"}, nil
+	}}
+	s, st, idx := newTestService(t, ext)
+	s.Config.Lease = 30 * time.Millisecond
+	res, err := s.Add(context.Background(), AddRequest{Scope: alice(), Infer: true, Messages: msgs(time.Now(), "user", "slow")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A second process works the same queue and would take the job over if
+	// its lease lapsed.
+	other := &Service{Store: st, Index: idx, Extractor: ext, Config: s.Config, Logger: quietLogger()}
+	runWorkers(t, s)
+	runWorkers(t, other)
+	job := waitJob(t, st, lore.DefaultTenant, res.JobID, lore.JobDone)
+	mu.Lock()
+	defer mu.Unlock()
+	if calls != 1 || job.Attempts != 1 {
+		t.Fatalf("extractor calls=%d attempts=%d, want 1 and 1", calls, job.Attempts)
+	}
+}

@@ -288,7 +288,12 @@ func (s *Service) Add(ctx context.Context, req AddRequest) (*AddResult, error) {
 	// From here on the episodes are safe. A failure to index or extract
 	// them leaves a job behind that finishes the work, so nothing the
 	// caller said is lost even when the embedder or the model is down.
-	idxErr := s.IndexEpisodes(ctx, eps)
+	var idxErr error
+	if !req.Infer || !req.Sync {
+		// A sync extraction indexes the episodes, with their facts, as
+		// it finishes; indexing them here as well would only cost time.
+		idxErr = s.IndexEpisodes(ctx, eps)
+	}
 	switch {
 	case !req.Infer:
 		for _, ep := range eps {
@@ -303,14 +308,13 @@ func (s *Service) Add(ctx context.Context, req AddRequest) (*AddResult, error) {
 		}
 		return res, nil
 	case req.Sync:
-		err := idxErr
+		events, err := s.extractEpisodes(ctx, scope, eps)
 		if err == nil {
-			var events []lore.MemoryEvent
-			if events, err = s.extractEpisodes(ctx, scope, eps); err == nil {
-				res.Events = events
-				return res, nil
-			}
+			res.Events = events
+			return res, nil
 		}
+		// Searchable now if the index is up; the job retries otherwise.
+		_ = s.IndexEpisodes(context.WithoutCancel(ctx), eps)
 		if qerr := s.enqueue(context.WithoutCancel(ctx), scope, JobKindExtract, res.EpisodeIDs, res); qerr != nil {
 			return nil, errors.Join(err, qerr)
 		}

@@ -249,33 +249,41 @@ func TestSQLiteDeadLetterAndRetry(t *testing.T) {
 }
 
 // BenchmarkIngestSync measures synchronous ingestion into the embedded
-// store: each op adds one conversation turn (user message plus reply) for
-// one of 20 users and extracts from it. Reported as messages/s.
+// store: each op adds a batch of turns of the fixture conversation (user
+// messages, each with a short assistant reply) for one of 20 users and
+// extracts from them. Reported as messages/s.
 func BenchmarkIngestSync(b *testing.B) {
-	extractors := []struct {
-		name string
-		ext  lore.Extractor
+	cases := []struct {
+		name  string
+		ext   lore.Extractor
+		turns int // user messages per Add; each has a reply
 	}{
-		{"stub", oneFact("likes", "jazz", "likes jazz", lore.Resolution{Kind: "new"}, nil)},
-		{"rules", rules.New()},
+		{"stub/1turn", oneFact("likes", "jazz", "likes jazz", lore.Resolution{Kind: "new"}, nil), 1},
+		{"rules/1turn", rules.New(), 1},
+		{"rules/10turns", rules.New(), 10},
 	}
 	_, conv := loadConversation(b)
-	for _, e := range extractors {
-		b.Run(e.name, func(b *testing.B) {
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
 			ctx := context.Background()
 			st, idx := openSQLite(b, filepath.Join(b.TempDir(), "lore.db"))
-			s := &Service{Store: st, Index: idx, Extractor: e.ext, Config: DefaultConfig(), Logger: quietLogger()}
+			s := &Service{Store: st, Index: idx, Extractor: c.ext, Config: DefaultConfig(), Logger: quietLogger()}
 			at := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
-			b.ResetTimer()
+			n := 0
 			for i := 0; b.Loop(); i++ {
-				ts := at.Add(time.Duration(i) * time.Minute)
-				m := []Message{conv[i%len(conv)], {Role: "assistant", Content: "Noted, thanks for telling me."}}
-				m[0].CreatedAt, m[1].CreatedAt = &ts, &ts
+				var m []Message
+				for range c.turns {
+					ts := at.Add(time.Duration(n) * time.Minute)
+					user := conv[n%len(conv)]
+					user.CreatedAt = &ts
+					m = append(m, user, Message{Role: "assistant", Content: "Noted, thanks for telling me.", CreatedAt: &ts})
+					n++
+				}
 				if _, err := s.Add(ctx, AddRequest{Scope: lore.Scope{UserID: fmt.Sprintf("u%d", i%20)}, Infer: true, Sync: true, Messages: m}); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(2*b.N)/b.Elapsed().Seconds(), "msgs/s")
+			b.ReportMetric(float64(2*n)/b.Elapsed().Seconds(), "msgs/s")
 		})
 	}
 }

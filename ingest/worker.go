@@ -95,7 +95,13 @@ func (s *Service) work(ctx context.Context, lim *tenantLimiter) {
 
 // runJob runs one claimed job and stores its outcome.
 func (s *Service) runJob(ctx context.Context, job *lore.Job) {
+	hbCtx, stopHeartbeat := context.WithCancel(ctx)
+	var hb sync.WaitGroup
+	running := *job
+	hb.Go(func() { s.heartbeat(hbCtx, &running) })
 	events, err := s.runExtractJob(ctx, job)
+	stopHeartbeat()
+	hb.Wait()
 	// The outcome is saved even when ctx was cancelled mid-run, so a
 	// shutdown hands the job back at once instead of after its lease.
 	saveCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
@@ -104,6 +110,30 @@ func (s *Service) runJob(ctx context.Context, job *lore.Job) {
 	if serr := s.Store.SaveJob(saveCtx, job); serr != nil {
 		// The lease will expire and the job run again; nothing is lost.
 		s.logger().Error("ingest: save job", "job", job.ID, "tenant", job.Scope.TenantID, "status", job.Status, "err", serr)
+	}
+}
+
+// heartbeat renews a running job's lease every third of Config.Lease until
+// ctx is done, so that a slow extraction is not taken for a crashed one and
+// run twice.
+func (s *Service) heartbeat(ctx context.Context, job *lore.Job) {
+	lease := s.cfg().Lease
+	t := time.NewTicker(lease / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		until := s.now().Add(lease)
+		job.LeaseUntil = &until
+		job.UpdatedAt = s.now()
+		if err := s.Store.SaveJob(ctx, job); err != nil && ctx.Err() == nil {
+			// The job itself goes on; at worst its lease lapses and it runs
+			// again, which merging makes harmless.
+			s.logger().Warn("ingest: renew job lease", "job", job.ID, "tenant", job.Scope.TenantID, "err", err)
+		}
 	}
 }
 
