@@ -72,15 +72,40 @@ func (x *Index) Upsert(ctx context.Context, docs []lore.IndexDoc) error {
 		if old, err = docRefs(ctx, tx, ids); err != nil {
 			return err
 		}
+		// One parse per batch, not per document.
+		upsert, err := tx.PrepareContext(ctx, `INSERT INTO docs (id, kind, tenant_id, user_id, agent_id, run_id, text, scope_tokens, time)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, tenant_id = excluded.tenant_id,
+				user_id = excluded.user_id, agent_id = excluded.agent_id, run_id = excluded.run_id,
+				text = excluded.text, scope_tokens = excluded.scope_tokens, time = excluded.time
+			RETURNING seq`)
+		if err != nil {
+			return err
+		}
+		defer upsert.Close()
+		setVec, err := tx.PrepareContext(ctx, `INSERT INTO doc_vectors (seq, vector) VALUES (?, ?)
+			ON CONFLICT (seq) DO UPDATE SET vector = excluded.vector`)
+		if err != nil {
+			return err
+		}
+		defer setVec.Close()
+		dropVec, err := tx.PrepareContext(ctx, `DELETE FROM doc_vectors WHERE seq = ?`)
+		if err != nil {
+			return err
+		}
+		defer dropVec.Close()
 		for _, d := range docs {
-			_, err := tx.ExecContext(ctx, `INSERT INTO docs (id, kind, tenant_id, user_id, agent_id, run_id, text, scope_tokens, time, vector)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-				ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, tenant_id = excluded.tenant_id,
-					user_id = excluded.user_id, agent_id = excluded.agent_id, run_id = excluded.run_id,
-					text = excluded.text, scope_tokens = excluded.scope_tokens, time = excluded.time,
-					vector = excluded.vector`,
-				d.ID, string(d.Kind), d.Scope.TenantID, d.Scope.UserID, d.Scope.AgentID, d.Scope.RunID, d.Text,
-				strings.Join(scopeTokens(d.Scope), " "), micros(d.Time), encodeVector(d.Vector))
+			var seq int64
+			err := upsert.QueryRowContext(ctx, d.ID, string(d.Kind), d.Scope.TenantID, d.Scope.UserID, d.Scope.AgentID,
+				d.Scope.RunID, d.Text, strings.Join(docTokens(d.Scope, d.Kind), " "), micros(d.Time)).Scan(&seq)
+			if err != nil {
+				return err
+			}
+			if len(d.Vector) > 0 {
+				_, err = setVec.ExecContext(ctx, seq, encodeVector(d.Vector))
+			} else {
+				_, err = dropVec.ExecContext(ctx, seq)
+			}
 			if err != nil {
 				return err
 			}
@@ -160,21 +185,34 @@ func (x *Index) SearchText(ctx context.Context, q lore.IndexQuery) ([]lore.Index
 	if len(terms) == 0 {
 		return []lore.IndexHit{}, nil
 	}
-	// The scope tokens restrict the match inside FTS5 (weight 0, so they do
-	// not change the ranking); the exact scope columns are checked as well,
-	// so correctness never rests on the tokens' hash.
-	match := "scope_tokens : (" + quoteAll(readTokens(q.Scope), " AND ") + ") AND text : (" + quoteAll(terms, " OR ") + ")"
+	// The tokens restrict the match to the scope and kinds inside FTS5
+	// (weight 0, so they do not change the ranking). The exact columns are
+	// checked as well, so correctness never rests on the tokens' hash.
+	match := "scope_tokens : (" + readTokens(q) + ") AND text : (" + quoteAll(terms, " OR ") + ")"
 	var w where
-	w.add("docs_fts MATCH ?", match)
 	w.scope("d.", q.Scope)
 	filterDocs(&w, "d.", q)
 	limit := q.Limit
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	rows, err := x.s.r.QueryContext(ctx, `SELECT d.id, d.kind, bm25(docs_fts, 1.0, 0.0) AS score
-		FROM docs_fts JOIN docs d ON d.rowid = docs_fts.rowid
-		WHERE `+w.sql()+` ORDER BY score, d.id LIMIT `+strconv.Itoa(limit), w.args...)
+	var query string
+	args := []any{match}
+	if q.Since == nil && q.Until == nil {
+		// Everything is filtered inside FTS5: rank there and join only the
+		// top hits.
+		query = `SELECT d.id, d.kind, f.score FROM
+			(SELECT rowid, bm25(docs_fts, 1.0, 0.0) AS score FROM docs_fts WHERE docs_fts MATCH ?
+			 ORDER BY score, rowid LIMIT ` + strconv.Itoa(limit) + `) AS f
+			JOIN docs d ON d.seq = f.rowid
+			WHERE ` + w.sql() + ` ORDER BY f.score, d.id`
+	} else {
+		// A time range is checked on docs, for every match.
+		query = `SELECT d.id, d.kind, bm25(docs_fts, 1.0, 0.0) AS score
+			FROM docs_fts JOIN docs d ON d.seq = docs_fts.rowid
+			WHERE docs_fts MATCH ? AND ` + w.sql() + ` ORDER BY score, d.id LIMIT ` + strconv.Itoa(limit)
+	}
+	rows, err := x.s.r.QueryContext(ctx, query, append(args, w.args...)...)
 	if err != nil {
 		return nil, wrap("search text", err)
 	}
@@ -260,9 +298,9 @@ func scanRefs(rows *sql.Rows) ([]docRef, error) {
 	return out, rows.Err()
 }
 
-// scopeTokens returns the tokens a document of scope sc is indexed under:
-// one for its (tenant, user) and one for its (tenant, agent), when set.
-func scopeTokens(sc lore.Scope) []string {
+// docTokens returns the tokens a document is indexed under: its
+// (tenant, user), (tenant, agent) and (tenant, run) where set, and its kind.
+func docTokens(sc lore.Scope, kind lore.DocKind) []string {
 	var out []string
 	if sc.UserID != "" {
 		out = append(out, scopeToken('u', sc.TenantID, sc.UserID))
@@ -270,12 +308,36 @@ func scopeTokens(sc lore.Scope) []string {
 	if sc.AgentID != "" {
 		out = append(out, scopeToken('a', sc.TenantID, sc.AgentID))
 	}
-	return out
+	if sc.RunID != "" {
+		out = append(out, scopeToken('r', sc.TenantID, sc.RunID))
+	}
+	return append(out, scopeToken('k', "", string(kind)))
 }
 
-// readTokens returns the tokens every document visible to a read under sc
-// carries. Validate guarantees at least one.
-func readTokens(sc lore.Scope) []string { return scopeTokens(sc) }
+// readTokens returns the FTS5 expression over scope_tokens that every
+// document a query may find satisfies: the tokens of the fields its scope
+// sets (Validate guarantees a user or an agent), and one of its kinds.
+func readTokens(q lore.IndexQuery) string {
+	var must []string
+	if q.Scope.UserID != "" {
+		must = append(must, scopeToken('u', q.Scope.TenantID, q.Scope.UserID))
+	}
+	if q.Scope.AgentID != "" {
+		must = append(must, scopeToken('a', q.Scope.TenantID, q.Scope.AgentID))
+	}
+	if q.Scope.RunID != "" {
+		must = append(must, scopeToken('r', q.Scope.TenantID, q.Scope.RunID))
+	}
+	expr := quoteAll(must, " AND ")
+	if len(q.Kinds) > 0 {
+		kinds := make([]string, len(q.Kinds))
+		for i, k := range q.Kinds {
+			kinds[i] = scopeToken('k', "", string(k))
+		}
+		expr += " AND (" + quoteAll(kinds, " OR ") + ")"
+	}
+	return expr
+}
 
 // scopeToken hashes a tenant and an id into a token that the porter and
 // unicode61 tokenizers keep intact: letters then digits, ending in a digit,

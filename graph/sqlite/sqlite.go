@@ -83,7 +83,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		w.Close()
 		return nil, err
 	}
-	r, err := sql.Open("sqlite", path+"?"+common+"&_pragma=query_only(1)")
+	// Readers map the file and keep a larger page cache: searches and walks
+	// touch many pages, and syscalls per page would dominate.
+	r, err := sql.Open("sqlite", path+"?"+common+"&_pragma=query_only(1)&_pragma=mmap_size(1073741824)&_pragma=cache_size(-32768)")
 	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("sqlite: open %s for reading: %w", path, err)

@@ -171,14 +171,14 @@ func (s *Store) vectorSet(ctx context.Context, key vecKey) (*vecSet, error) {
 		return set, nil
 	}
 	var w where
-	w.add("tenant_id = ?", key.tenant)
+	w.add("d.tenant_id = ?", key.tenant)
 	if key.user != "" {
-		w.add("user_id = ?", key.user)
+		w.add("d.user_id = ?", key.user)
 	} else {
-		w.add("agent_id = ?", key.agent)
+		w.add("d.agent_id = ?", key.agent)
 	}
-	w.add("vector IS NOT NULL")
-	rows, err := s.r.QueryContext(ctx, `SELECT id, kind, user_id, agent_id, run_id, time, vector FROM docs WHERE `+w.sql(), w.args...)
+	rows, err := s.r.QueryContext(ctx, `SELECT d.id, d.kind, d.user_id, d.agent_id, d.run_id, d.time, v.vector
+		FROM docs d JOIN doc_vectors v ON v.seq = d.seq WHERE `+w.sql(), w.args...)
 	if err != nil {
 		return nil, err
 	}

@@ -143,12 +143,12 @@ CREATE TABLE meta (
 	value TEXT NOT NULL
 );
 
--- The search index. scope_tokens holds opaque tokens naming the
--- (tenant, user) and (tenant, agent) a document belongs to, so that a text
--- search intersects posting lists with the reader's scope inside FTS5
--- instead of filtering every tenant's matches afterwards.
+-- The search index. scope_tokens holds opaque tokens naming the document's
+-- (tenant, user), (tenant, agent), (tenant, run) and kind, so that a text
+-- search intersects posting lists with the reader's scope and kinds inside
+-- FTS5 instead of filtering every tenant's matches afterwards.
 CREATE TABLE docs (
-	rowid        INTEGER PRIMARY KEY,
+	seq          INTEGER PRIMARY KEY,
 	id           TEXT NOT NULL UNIQUE,
 	kind         TEXT NOT NULL,
 	tenant_id    TEXT NOT NULL,
@@ -157,26 +157,32 @@ CREATE TABLE docs (
 	run_id       TEXT NOT NULL,
 	text         TEXT NOT NULL,
 	scope_tokens TEXT NOT NULL,
-	time         INTEGER NOT NULL,
-	vector       BLOB
+	time         INTEGER NOT NULL
 );
 CREATE INDEX docs_user ON docs (tenant_id, user_id);
 CREATE INDEX docs_agent ON docs (tenant_id, agent_id);
+
+-- Vectors (little-endian float32) apart from docs, so that the rows a text
+-- search joins stay small.
+CREATE TABLE doc_vectors (
+	seq    INTEGER PRIMARY KEY REFERENCES docs (seq) ON DELETE CASCADE,
+	vector BLOB NOT NULL
+);
 
 -- Porter stemming over unicode61 (diacritics folded): "dinners" finds
 -- "dinner". External content: the text is stored once, in docs.
 CREATE VIRTUAL TABLE docs_fts USING fts5 (
 	text, scope_tokens,
-	content = 'docs', content_rowid = 'rowid',
+	content = 'docs', content_rowid = 'seq',
 	tokenize = 'porter unicode61 remove_diacritics 2'
 );
 CREATE TRIGGER docs_ai AFTER INSERT ON docs BEGIN
-	INSERT INTO docs_fts (rowid, text, scope_tokens) VALUES (new.rowid, new.text, new.scope_tokens);
+	INSERT INTO docs_fts (rowid, text, scope_tokens) VALUES (new.seq, new.text, new.scope_tokens);
 END;
 CREATE TRIGGER docs_ad AFTER DELETE ON docs BEGIN
-	INSERT INTO docs_fts (docs_fts, rowid, text, scope_tokens) VALUES ('delete', old.rowid, old.text, old.scope_tokens);
+	INSERT INTO docs_fts (docs_fts, rowid, text, scope_tokens) VALUES ('delete', old.seq, old.text, old.scope_tokens);
 END;
 CREATE TRIGGER docs_au AFTER UPDATE ON docs BEGIN
-	INSERT INTO docs_fts (docs_fts, rowid, text, scope_tokens) VALUES ('delete', old.rowid, old.text, old.scope_tokens);
-	INSERT INTO docs_fts (rowid, text, scope_tokens) VALUES (new.rowid, new.text, new.scope_tokens);
+	INSERT INTO docs_fts (docs_fts, rowid, text, scope_tokens) VALUES ('delete', old.seq, old.text, old.scope_tokens);
+	INSERT INTO docs_fts (rowid, text, scope_tokens) VALUES (new.seq, new.text, new.scope_tokens);
 END;
