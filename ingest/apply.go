@@ -110,14 +110,22 @@ func (r *batchRun) resolveEntities(ctx context.Context, ents []lore.ExtractedEnt
 				aliases = append(aliases, a)
 			}
 		}
-		var target *lore.Entity
-		switch {
-		case r.isUser(xe.Name, xe.Type):
-			u, err := r.userEntity(ctx)
-			if err != nil {
+		if r.isUser(xe.Name, xe.Type) {
+			// The user entity is merged once per batch; a name the
+			// extractor gives the user becomes one of its aliases.
+			if _, err := r.userEntity(ctx); err != nil {
 				return err
 			}
-			target = u
+			for _, name := range append([]string{xe.Name}, xe.Aliases...) {
+				if err := r.aliasUser(ctx, name); err != nil {
+					return err
+				}
+				r.resolved[lore.NormalizeName(name)] = r.user
+			}
+			continue
+		}
+		var target *lore.Entity
+		switch {
 		case xe.Handle > 0 && xe.Handle <= len(r.cands):
 			target = r.cands[xe.Handle-1]
 		case xe.Handle != 0:
@@ -138,9 +146,6 @@ func (r *batchRun) resolveEntities(ctx context.Context, ents []lore.ExtractedEnt
 		stored, err := r.s.Store.MergeEntity(ctx, e)
 		if err != nil {
 			return fmt.Errorf("ingest: merge entity %q: %w", xe.Name, err)
-		}
-		if stored.Type == lore.UserEntityType && r.user == nil {
-			r.user = stored
 		}
 		r.remember(stored)
 		r.resolved[norm] = stored

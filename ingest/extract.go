@@ -151,6 +151,10 @@ func (s *Service) candidates(ctx context.Context, scope lore.Scope, eps []*lore.
 			if seedFacts, err = s.Store.FindFacts(ctx, lore.FactFilter{Scope: ns, IDs: ids}); err != nil {
 				return nil, nil, fmt.Errorf("ingest: load candidate facts: %w", err)
 			}
+			// Nearest first, as the index ranked them.
+			slices.SortStableFunc(seedFacts, func(a, b *lore.Fact) int {
+				return slices.Index(ids, a.ID) - slices.Index(ids, b.ID)
+			})
 			var entIDs []string
 			for _, f := range seedFacts {
 				for _, id := range []string{f.SubjectID, f.ObjectID} {
@@ -174,10 +178,15 @@ func (s *Service) candidates(ctx context.Context, scope lore.Scope, eps []*lore.
 	for _, e := range found {
 		ents = append(ents, e)
 	}
-	// The most mentioned entities are the likeliest to be meant.
+	// The most mentioned entities are the likeliest to be meant. Ties go by
+	// name, so the same graph always yields the same extractor request
+	// (and the same cache key for extractors that cache).
 	slices.SortFunc(ents, func(a, b *lore.Entity) int {
 		if a.Mentions != b.Mentions {
 			return b.Mentions - a.Mentions
+		}
+		if c := strings.Compare(a.NormalizedName, b.NormalizedName); c != 0 {
+			return c
 		}
 		return strings.Compare(a.ID, b.ID)
 	})
