@@ -115,14 +115,15 @@ func (c Config) withDefaults() Config {
 }
 
 // Service ingests conversations. Its dependencies are explicit fields; the
-// zero values of Embedder, Config, Logger and Now are usable.
+// zero values of Embedder, Config, Logger and Now are usable. A Service is
+// safe for concurrent use; do not copy it after first use.
 type Service struct {
-	Store     lore.Store
-	Index     lore.Index
-	Embedder  lore.Embedder // nil: no vectors
-	Extractor lore.Extractor
-	Config    Config
-	Logger    *slog.Logger // nil: slog.Default()
+	Store     lore.Store     // episodes, graph, job queue and settings
+	Index     lore.Index     // text and vector index over facts and episodes
+	Embedder  lore.Embedder  // nil: no vectors
+	Extractor lore.Extractor // turns episodes into entities and facts
+	Config    Config         // zero fields take DefaultConfig's values
+	Logger    *slog.Logger   // nil: slog.Default()
 	Now       func() time.Time
 
 	// wake tells idle workers that Add enqueued a job, so they need not wait
@@ -133,19 +134,19 @@ type Service struct {
 
 // Message is one chat message given to Add.
 type Message struct {
-	Role      string         `json:"role"`
-	Content   string         `json:"content"`
-	Name      string         `json:"name,omitempty"`
-	CreatedAt *time.Time     `json:"created_at,omitempty"`
-	SourceID  string         `json:"source_id,omitempty"`
-	Metadata  map[string]any `json:"metadata,omitempty"`
+	Role      string         `json:"role"`                 // user, assistant, system or tool
+	Content   string         `json:"content"`              // the text; not empty
+	Name      string         `json:"name,omitempty"`       // the speaker's name
+	CreatedAt *time.Time     `json:"created_at,omitempty"` // when it was said; nil: now
+	SourceID  string         `json:"source_id,omitempty"`  // the caller's own id for it
+	Metadata  map[string]any `json:"metadata,omitempty"`   // merged over the request's metadata
 }
 
 // AddRequest asks Add to store messages for a scope.
 type AddRequest struct {
-	Scope    lore.Scope
-	Messages []Message
-	Metadata map[string]any
+	Scope    lore.Scope     // an empty tenant becomes lore.DefaultTenant
+	Messages []Message      // 1 to Config.MaxMessages
+	Metadata map[string]any // given to every episode
 	// Infer false stores the messages verbatim as memories and extracts
 	// nothing.
 	Infer bool
@@ -156,9 +157,9 @@ type AddRequest struct {
 // AddResult reports what Add did: the stored episodes, the job that will
 // extract from them (async), or the memory events (sync or verbatim).
 type AddResult struct {
-	EpisodeIDs []string           `json:"episode_ids"`
-	JobID      string             `json:"job_id,omitempty"`
-	Events     []lore.MemoryEvent `json:"results,omitempty"`
+	EpisodeIDs []string           `json:"episode_ids"`       // in message order
+	JobID      string             `json:"job_id,omitempty"`  // the queued job, if any
+	Events     []lore.MemoryEvent `json:"results,omitempty"` // what changed, when known
 }
 
 // Job kinds. Add enqueues JobKindExtract to extract from new episodes, and
@@ -244,8 +245,14 @@ func (s *Service) validate(req AddRequest) (lore.Scope, error) {
 
 // Add validates the request, stores its messages as episodes, indexes them,
 // and then extracts from them within the call (Sync), enqueues an extract
-// job (the default), or stops there (Infer false). It returns EINVALID or
-// ETOOLARGE naming the offending field.
+// job (the default), or stops there (Infer false). Invalid input is refused
+// with EINVALID, or ETOOLARGE past a configured limit, naming the field,
+// before anything is stored.
+//
+// Once stored, episodes are never lost to a later failure: when indexing
+// verbatim episodes fails, an index job is queued and its id returned; when
+// a sync extraction fails, an extract job is queued and the error, which
+// keeps the extractor's code, names it.
 func (s *Service) Add(ctx context.Context, req AddRequest) (*AddResult, error) {
 	scope, err := s.validate(req)
 	if err != nil {
