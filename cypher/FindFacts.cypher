@@ -1,3 +1,5 @@
+// When nothing narrower anchors the query, the last_seen existence test lets
+// the planner use fact_user_seen, whose order matches the ORDER BY.
 MATCH (f:Fact)
 WHERE {{scope "f" .}}
 {{- if .IDs}} AND f.id IN $ids{{end}}
@@ -8,6 +10,7 @@ WHERE {{scope "f" .}}
 {{- if .Since}} AND f.last_seen >= $since{{end}}
 {{- if .Until}} AND f.first_seen < $until{{end}}
 {{- if .Current}} AND {{current "f"}}{{end}}
+{{- if and .User (not .IDs) (not .Subject) (not .Object) (not .Entity)}} AND f.last_seen IS NOT NULL{{end}}
 RETURN f
 ORDER BY f.last_seen DESC, f.id
 SKIP $offset LIMIT $limit

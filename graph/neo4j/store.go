@@ -188,7 +188,9 @@ func templateFuncs() template.FuncMap {
 		"ns": func(alias string, sh shape) string { return scopePredicate(alias, sh, false) },
 		// current is "neither invalidated nor expired as of $now".
 		"current": func(alias string) string {
-			return fmt.Sprintf("(%[1]s.invalid_at IS NULL OR %[1]s.invalid_at > $now) AND (%[1]s.expired_at IS NULL OR %[1]s.expired_at > $now)", alias)
+			// coalesce rather than OR: the planner would split an OR into a
+			// union of two index seeks over the same facts.
+			return fmt.Sprintf("coalesce(%[1]s.invalid_at > $now, true) AND coalesce(%[1]s.expired_at > $now, true)", alias)
 		},
 	}
 }
