@@ -367,3 +367,77 @@ func TestLeaseRenewedWhileRunning(t *testing.T) {
 		t.Fatalf("extractor calls=%d attempts=%d, want 1 and 1", calls, job.Attempts)
 	}
 }
+
+// idleCounter counts claims that found no due job.
+type idleCounter struct {
+	*memStore
+	mu    sync.Mutex
+	idle  int
+	first chan struct{} // closed when idle reaches want
+	want  int
+}
+
+func (c *idleCounter) ClaimJob(ctx context.Context, req lore.ClaimRequest) (*lore.Job, error) {
+	job, err := c.memStore.ClaimJob(ctx, req)
+	if lore.ErrorCode(err) == lore.ENOTFOUND {
+		c.mu.Lock()
+		if c.idle++; c.idle == c.want {
+			close(c.first)
+		}
+		c.mu.Unlock()
+	}
+	return job, err
+}
+
+func TestAddWakesIdleWorkers(t *testing.T) {
+	var mu sync.Mutex
+	running, peak := 0, 0
+	ext := stubExtractor{fn: func(context.Context, lore.ExtractRequest) (*lore.Extraction, error) {
+		mu.Lock()
+		running++
+		peak = max(peak, running)
+		mu.Unlock()
+		time.Sleep(20 * time.Millisecond)
+		mu.Lock()
+		running--
+		mu.Unlock()
+		return &lore.Extraction{Extractor: "stub/v1"}, nil
+	}}
+	s, st, _ := newTestService(t, ext)
+	store := &idleCounter{memStore: st, first: make(chan struct{}), want: 3}
+	s.Store = store
+	s.Config.Workers = 3
+	s.Config.PerTenantConcurrency = 3
+	// Workers that only polled would not see the jobs within the test.
+	s.Config.PollInterval = time.Hour
+	runWorkers(t, s)
+	<-store.first // every worker found the queue empty and went to sleep
+	res, err := s.Add(context.Background(), AddRequest{Scope: alice(), Infer: true, Messages: msgs(time.Now(), "user", "wake up")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitJob(t, st, lore.DefaultTenant, res.JobID, lore.JobDone)
+
+	// Jobs enqueued behind the Service's back and one wake-up: the worker
+	// that wakes passes it on, so the jobs run side by side.
+	var ids []string
+	for i := range 3 {
+		job := &lore.Job{Scope: alice().WithDefaults(), Kind: JobKindExtract, EpisodeIDs: res.EpisodeIDs, Status: lore.JobQueued, MaxAttempts: 1, NextRunAt: time.Now()}
+		if err := st.EnqueueJob(context.Background(), job); err != nil {
+			t.Fatalf("EnqueueJob %d: %v", i, err)
+		}
+		ids = append(ids, job.ID)
+	}
+	mu.Lock()
+	peak = 0
+	mu.Unlock()
+	s.notify()
+	for _, id := range ids {
+		waitJob(t, st, lore.DefaultTenant, id, lore.JobDone)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if peak < 2 {
+		t.Fatalf("peak concurrency=%d, want the wake-up passed on to more than one worker", peak)
+	}
+}

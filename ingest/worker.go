@@ -79,6 +79,9 @@ func (s *Service) work(ctx context.Context, lim *tenantLimiter) {
 			s.logger().Error("ingest: claim job", "err", err)
 		}
 		if job != nil {
+			// More may be due: pass the wake-up on, so a burst of Adds
+			// fans out over the idle workers instead of queueing on one.
+			s.notify()
 			s.runJob(ctx, job)
 			lim.release(job.Scope.TenantID)
 			continue
