@@ -86,25 +86,38 @@ func reportLatencies(b *testing.B, lat []time.Duration) {
 	b.ReportMetric(pct(0.95), "p95-ms")
 }
 
-// BenchmarkUpsert measures import throughput in batches of 100 documents
-// with 384-dimensional vectors, as ingestion sends them.
+// BenchmarkUpsert measures import throughput in batches of 100 documents,
+// as ingestion sends them: with 384-dimensional vectors, and text only (no
+// embedder configured).
 func BenchmarkUpsert(b *testing.B) {
 	idx := mustOpen(b)
-	ctx := context.Background()
-	tenant := "wvbench-" + uuid.NewString()
-	dropTenantAfter(b, idx, tenant)
-	sc := lore.Scope{TenantID: tenant, UserID: "u"}
-	const batch = 100
-	docs := benchCorpus(rand.New(rand.NewPCG(1, 2)), sc, batch*20)
-	b.ResetTimer()
-	start := time.Now()
-	for i := 0; b.Loop(); i++ {
-		off := (i % 20) * batch
-		if err := idx.Upsert(ctx, docs[off:off+batch]); err != nil {
-			b.Fatalf("Upsert: %v", err)
+	for _, withVectors := range []bool{true, false} {
+		name := "vectors"
+		if !withVectors {
+			name = "text-only"
 		}
+		b.Run(name, func(b *testing.B) {
+			ctx := context.Background()
+			tenant := "wvbench-" + uuid.NewString()
+			dropTenantAfter(b, idx, tenant)
+			sc := lore.Scope{TenantID: tenant, UserID: "u"}
+			const batch = 100
+			docs := benchCorpus(rand.New(rand.NewPCG(1, 2)), sc, batch*20)
+			if !withVectors {
+				for i := range docs {
+					docs[i].Vector = nil
+				}
+			}
+			start := time.Now()
+			for i := 0; b.Loop(); i++ {
+				off := (i % 20) * batch
+				if err := idx.Upsert(ctx, docs[off:off+batch]); err != nil {
+					b.Fatalf("Upsert: %v", err)
+				}
+			}
+			b.ReportMetric(float64(b.N*batch)/time.Since(start).Seconds(), "docs/s")
+		})
 	}
-	b.ReportMetric(float64(b.N*batch)/time.Since(start).Seconds(), "docs/s")
 }
 
 // BenchmarkSearch10k measures search latency over 10,000 documents in one

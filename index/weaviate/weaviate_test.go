@@ -301,3 +301,56 @@ func TestHostileQueryText(t *testing.T) {
 		t.Fatal("query does not filter on the reading user")
 	}
 }
+
+func TestDeleteBeyondOnePage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("imports 10k documents; skipped with -short")
+	}
+	idx := mustOpen(t)
+	ctx := testCtx(t)
+	tenant := "wvtest-" + uuid.NewString()
+	dropTenantAfter(t, idx, tenant)
+	sc := lore.Scope{TenantID: tenant, UserID: "u"}
+	kept := lore.Scope{TenantID: tenant, UserID: "other"}
+	// More than Weaviate's default QUERY_MAXIMUM_RESULTS (10,000), the most
+	// one batch delete removes, so DeleteScope must loop even after Delete
+	// removed 600.
+	const n = MaxLimit + 1200
+	docs := make([]lore.IndexDoc, 0, n+1)
+	for range n {
+		docs = append(docs, lore.IndexDoc{ID: uuid.NewString(), Kind: lore.KindFact, Scope: sc, Text: "quince jam"})
+	}
+	docs = append(docs, lore.IndexDoc{ID: uuid.NewString(), Kind: lore.KindEpisode, Scope: kept, Text: "quince jam"})
+	if err := idx.Upsert(ctx, docs); err != nil {
+		t.Fatalf("Upsert: %v", err)
+	}
+	// Delete by id in more than one chunk of ids.
+	ids := make([]string, 0, deleteBatch+100)
+	for _, d := range docs[:deleteBatch+100] {
+		ids = append(ids, d.ID)
+	}
+	if err := idx.Delete(ctx, sc, ids); err != nil {
+		t.Fatalf("Delete: %v", err)
+	}
+	hits, err := idx.SearchText(ctx, lore.IndexQuery{Scope: sc, Text: "quince", Limit: MaxLimit})
+	if err != nil {
+		t.Fatalf("SearchText: %v", err)
+	}
+	if want := n - len(ids); len(hits) != min(want, MaxLimit) {
+		t.Fatalf("after Delete: %d hits, want %d", len(hits), min(want, MaxLimit))
+	}
+	if err := idx.DeleteScope(ctx, sc); err != nil {
+		t.Fatalf("DeleteScope: %v", err)
+	}
+	hits, err = idx.SearchText(ctx, lore.IndexQuery{Scope: sc, Text: "quince", Limit: MaxLimit})
+	if err != nil {
+		t.Fatalf("SearchText: %v", err)
+	}
+	if len(hits) != 0 {
+		t.Fatalf("after DeleteScope: %d hits, want 0", len(hits))
+	}
+	hits, err = idx.SearchText(ctx, lore.IndexQuery{Scope: kept, Text: "quince"})
+	if err != nil || len(hits) != 1 {
+		t.Fatalf("other user's hits=(%v, %v), want 1", hits, err)
+	}
+}
