@@ -231,6 +231,10 @@ func ngrams(text string, maxN int) []string {
 	words := strings.FieldsFunc(text, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '-' && r != '.' && r != '&'
 	})
+	for i, w := range words {
+		// "Emma's" names Emma.
+		words[i] = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "'S")
+	}
 	seen := map[string]bool{}
 	var out []string
 	for i := range words {

@@ -250,6 +250,7 @@ func TestNgrams(t *testing.T) {
 		{"bigrams keep order", "New York City", 2, []string{"new", "new york", "york", "york city", "city"}},
 		{"duplicates once", "bob bob", 2, []string{"bob", "bob bob"}},
 		{"punctuation splits", "AT&T; O'Brien", 1, []string{"at&t", "o'brien"}},
+		{"possessive names the owner", "Emma's dog", 2, []string{"emma", "emma dog", "dog"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
