@@ -74,6 +74,9 @@ type Config struct {
 	// DuplicateSimilarity is the word-set Jaccard similarity above which a
 	// lower-ranked result is dropped as a near duplicate of a higher one.
 	DuplicateSimilarity float64 `json:"duplicate_similarity"`
+	// SourceDiversity defers a result whose source episodes the results
+	// above it already cover, so the top k shows k different things.
+	SourceDiversity bool `json:"source_diversity"`
 	// ContextChars bounds Response.Context.
 	ContextChars int `json:"context_chars"`
 }
@@ -97,6 +100,7 @@ func DefaultConfig() Config {
 		MaxExpansionTerms:   12,
 		RecencyHalfLifeDays: 180,
 		DuplicateSimilarity: 0.9,
+		SourceDiversity:     true,
 		ContextChars:        6000,
 	}
 }

@@ -1,35 +1,78 @@
 package retrieve
 
-// diversify keeps the first k results in order, skipping any whose content
-// words are near-identical (Jaccard similarity of stems at or above
-// threshold) to a result already kept, so the top is not one memory stated
-// five times. A threshold of 0 or above 1 turns it off. This is the seam for
-// MMR: it sees the ordered results and chooses the top k.
-func diversify(results []Result, k int, threshold float64) []Result {
-	if len(results) <= 1 || threshold <= 0 || threshold > 1 {
-		return results[:min(len(results), k)]
-	}
+// diversify chooses the top k of results, which come in score order. It
+// drops any result whose content words are near-identical (Jaccard
+// similarity of stems at or above threshold; 0 or above 1: off) to a result
+// already kept, so the top is not one memory stated five times. With
+// bySource it also defers a result whose source episodes are all covered by
+// results already kept (a fact after the turn it came from, or the turn
+// after its facts): deferred results fill the remaining places at the end,
+// in order. This is the seam for MMR: it sees the ordered results and
+// chooses the top k.
+func diversify(results []Result, k int, threshold float64, bySource bool) []Result {
+	dedup := threshold > 0 && threshold <= 1
 	out := make([]Result, 0, min(len(results), k))
-	var kept []map[string]bool
+	var (
+		kept    []map[string]bool
+		later   []Result
+		covered = map[string]bool{}
+	)
 	for _, r := range results {
 		if len(out) == k {
 			break
 		}
-		set := stemSet(r.Memory)
-		dup := false
-		for _, other := range kept {
-			if jaccard(set, other) >= threshold {
-				dup = true
-				break
+		if dedup {
+			set := stemSet(r.Memory)
+			dup := false
+			for _, other := range kept {
+				if jaccard(set, other) >= threshold {
+					dup = true
+					break
+				}
 			}
+			if dup {
+				continue
+			}
+			kept = append(kept, set)
 		}
-		if dup {
+		srcs := sourceIDs(r)
+		if bySource && len(srcs) > 0 && all(srcs, covered) {
+			later = append(later, r)
 			continue
 		}
-		kept = append(kept, set)
+		for _, id := range srcs {
+			covered[id] = true
+		}
+		out = append(out, r)
+	}
+	for _, r := range later {
+		if len(out) == k {
+			break
+		}
 		out = append(out, r)
 	}
 	return out
+}
+
+// sourceIDs are the episodes a result stands for: a fact's sources, or the
+// episode itself.
+func sourceIDs(r Result) []string {
+	switch {
+	case r.Fact != nil:
+		return r.Fact.SourceEpisodeIDs
+	case r.Episode != nil:
+		return []string{r.Episode.ID}
+	}
+	return nil
+}
+
+func all(ids []string, set map[string]bool) bool {
+	for _, id := range ids {
+		if !set[id] {
+			return false
+		}
+	}
+	return true
 }
 
 // jaccard is |a ∩ b| / |a ∪ b|; two empty sets are not alike.

@@ -27,7 +27,39 @@ func TestDiversify(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			for _, x := range diversify(tt.in, tt.k, tt.threshold) {
+			for _, x := range diversify(tt.in, tt.k, tt.threshold, false) {
+				got = append(got, x.ID)
+			}
+			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+				t.Fatalf("diversify = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDiversifyBySource(t *testing.T) {
+	ep := func(id string) Result {
+		return Result{ID: id, Memory: "turn " + id, Episode: &lore.Episode{ID: id}}
+	}
+	fact := func(id string, srcs ...string) Result {
+		return Result{ID: id, Memory: "fact " + id, Fact: &lore.Fact{ID: id, SourceEpisodeIDs: srcs}}
+	}
+	tests := []struct {
+		name string
+		in   []Result
+		k    int
+		want []string
+	}{
+		{"fact after its turn deferred", []Result{ep("e1"), fact("f1", "e1"), ep("e2")}, 2, []string{"e1", "e2"}},
+		{"turn after its fact deferred", []Result{fact("f1", "e1"), ep("e1"), ep("e2")}, 2, []string{"f1", "e2"}},
+		{"deferred fill the end", []Result{ep("e1"), fact("f1", "e1"), ep("e2")}, 3, []string{"e1", "e2", "f1"}},
+		{"partly new sources kept", []Result{ep("e1"), fact("f1", "e1", "e3"), ep("e2")}, 2, []string{"e1", "f1"}},
+		{"no sources never deferred", []Result{fact("f1"), fact("f2"), ep("e1")}, 2, []string{"f1", "f2"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, x := range diversify(tt.in, tt.k, 0.9, true) {
 				got = append(got, x.ID)
 			}
 			if strings.Join(got, ",") != strings.Join(tt.want, ",") {

@@ -60,7 +60,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	}
 
 	ordered := p.filter(req, now, c, f)
-	ordered = diversify(ordered, req.TopK, cfg.DuplicateSimilarity)
+	ordered = diversify(ordered, req.TopK, cfg.DuplicateSimilarity, cfg.SourceDiversity)
 	if err := p.attachSources(ctx, req.Scope, ordered); err != nil {
 		return nil, err
 	}
