@@ -30,6 +30,12 @@ func (s *Store) AddEpisodes(ctx context.Context, episodes []*lore.Episode) error
 	}
 	now := s.clock()
 	err := s.write(ctx, func(tx *sql.Tx) error {
+		insert, err := tx.PrepareContext(ctx, `INSERT INTO episodes (`+episodeColumns+`)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		defer insert.Close()
 		for _, ep := range episodes {
 			if ep.ID == "" {
 				ep.ID = newID()
@@ -48,9 +54,7 @@ func (s *Store) AddEpisodes(ctx context.Context, episodes []*lore.Episode) error
 			if err != nil {
 				return err
 			}
-			_, err = tx.ExecContext(ctx, `INSERT INTO episodes (`+episodeColumns+`)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-				ep.ID, ep.Scope.TenantID, ep.Scope.UserID, ep.Scope.AgentID, ep.Scope.RunID, ep.Role, ep.Speaker, ep.Content,
+			_, err = insert.ExecContext(ctx, ep.ID, ep.Scope.TenantID, ep.Scope.UserID, ep.Scope.AgentID, ep.Scope.RunID, ep.Role, ep.Speaker, ep.Content,
 				micros(ep.OccurredAt), micros(ep.CreatedAt), micros(ep.UpdatedAt), ep.SourceID, meta, ep.Verbatim)
 			if err != nil {
 				if isConstraint(err) {

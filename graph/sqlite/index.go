@@ -350,16 +350,18 @@ func scopeToken(kind byte, tenant, id string) string {
 	return "s" + string(kind) + strconv.FormatUint(h.Sum64(), 10)
 }
 
-// stopwords are dropped from text queries: they match most documents and
-// add nothing to BM25 but cost. A query made only of them keeps them.
-var stopwords = map[string]bool{
-	"a": true, "about": true, "an": true, "and": true, "are": true, "as": true, "at": true, "be": true,
-	"but": true, "by": true, "did": true, "do": true, "does": true, "for": true, "from": true, "had": true,
-	"has": true, "have": true, "how": true, "i": true, "in": true, "is": true, "it": true, "its": true,
-	"me": true, "my": true, "of": true, "on": true, "or": true, "so": true, "that": true, "the": true,
-	"their": true, "them": true, "they": true, "this": true, "to": true, "was": true, "we": true,
-	"were": true, "what": true, "when": true, "where": true, "which": true, "who": true, "will": true,
-	"with": true, "you": true, "your": true,
+// isStopword reports whether a query word is dropped from text queries: such
+// words match most documents and add cost but nothing to BM25. A query made
+// only of them keeps them.
+func isStopword(w string) bool {
+	switch w {
+	case "a", "about", "an", "and", "are", "as", "at", "be", "but", "by", "did", "do", "does", "for", "from",
+		"had", "has", "have", "how", "i", "in", "is", "it", "its", "me", "my", "of", "on", "or", "so", "that",
+		"the", "their", "them", "they", "this", "to", "was", "we", "were", "what", "when", "where", "which",
+		"who", "will", "with", "you", "your":
+		return true
+	}
+	return false
 }
 
 // matchTerms splits user text into lower-case words (runs of letters,
@@ -376,7 +378,7 @@ func matchTerms(text string) []string {
 			continue
 		}
 		seen[w] = true
-		if stopwords[w] {
+		if isStopword(w) {
 			stop = append(stop, w)
 		} else {
 			kept = append(kept, w)

@@ -55,6 +55,9 @@ func (s *Store) EnqueueJob(ctx context.Context, job *lore.Job) error {
 // transaction: the select and the update cannot interleave with another
 // claim, so a job is never handed out twice within a lease.
 func (s *Store) ClaimJob(ctx context.Context, req lore.ClaimRequest) (*lore.Job, error) {
+	if req.Now.IsZero() {
+		req.Now = s.clock()
+	}
 	now := micros(req.Now)
 	var out *lore.Job
 	err := s.write(ctx, func(tx *sql.Tx) error {

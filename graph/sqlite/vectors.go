@@ -144,11 +144,11 @@ func (c *vectorCache) add(docs []lore.IndexDoc) {
 	}
 }
 
-// set returns the loaded set for key, loading it from the database on
-// first use. The set is registered before it is loaded and its lock held
-// while loading, so a write that commits meanwhile either is in what the
-// load reads or is applied after it (writes skip sets not yet loaded only
-// when their commit precedes the load's read).
+// vectorSet returns the loaded set for key, loading it from the database
+// on first use. The set is registered before it loads and holds its lock
+// while loading. A write applies its change to the cache after its commit:
+// if it finds the set unloaded, its commit precedes the load's read, which
+// therefore sees it; otherwise it waits for the load and applies on top.
 func (s *Store) vectorSet(ctx context.Context, key vecKey) (*vecSet, error) {
 	c := s.vectors
 	c.mu.Lock()
