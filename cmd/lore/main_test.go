@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -331,4 +333,56 @@ func run(t *testing.T, env map[string]string, stdin string, args ...string) (str
 		err = fmt.Errorf("close: %w", cerr)
 	}
 	return out.String(), err
+}
+
+// TestServeFinishesInFlightRequestOnStop: a request whose body is still
+// arriving when the stop signal comes is answered, new connections are
+// refused, and serve exits cleanly.
+func TestServeFinishesInFlightRequestOnStop(t *testing.T) {
+	base, stop := startServe(t, t.TempDir(), nil)
+	body := `{"user_id": "alice", "sync": true, "messages": [{"role": "user", "content": "I live in Oslo."}]}`
+	half := len(body) / 2
+	// A raw connection, so the headers and half the body are surely on
+	// the wire (an http.Client may buffer a streamed body).
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /v1/memories HTTP/1.1\r\nHost: lore\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body[:half])
+
+	stopped := make(chan struct{})
+	go func() {
+		// Let the server read the headers before the stop signal.
+		time.Sleep(100 * time.Millisecond)
+		stop()
+		close(stopped)
+	}()
+	time.Sleep(300 * time.Millisecond)
+	select {
+	case <-stopped:
+		t.Fatalf("serve stopped while a request was in flight")
+	default:
+	}
+	if resp, err := http.Get(base + "/healthz"); err == nil {
+		resp.Body.Close()
+		t.Errorf("a new request was served after the stop signal")
+	}
+	if _, err := io.WriteString(conn, body[half:]); err != nil {
+		t.Fatalf("write second half: %v", err)
+	}
+	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("read response: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("in-flight request: status %d, want 200", resp.StatusCode)
+	}
+	select {
+	case <-stopped:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("serve did not stop after the in-flight request")
+	}
 }
