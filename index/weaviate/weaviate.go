@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -39,15 +40,18 @@ const (
 
 // Property names of both collections.
 const (
-	propID      = "lore_id"
-	propTenant  = "tenant_id"
-	propUser    = "user_id"
-	propAgent   = "agent_id"
-	propRun     = "run_id"
-	propText    = "text"
-	propTime    = "time"
-	requestWait = 60 * time.Second
+	propID     = "lore_id"
+	propTenant = "tenant_id"
+	propUser   = "user_id"
+	propAgent  = "agent_id"
+	propRun    = "run_id"
+	propText   = "text"
+	propTime   = "time"
 )
+
+// requestTimeout bounds one HTTP request to Weaviate; callers' contexts can
+// end it sooner.
+const requestTimeout = 60 * time.Second
 
 // Config says where the Weaviate server is.
 type Config struct {
@@ -76,8 +80,8 @@ func Open(ctx context.Context, cfg Config) (*Index, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The default transport keeps two idle connections per host, which
-	// serializes concurrent searches behind new TCP handshakes.
+	// The default transport keeps only two idle connections per host, so
+	// concurrent searches would keep opening new TCP connections.
 	transport := &http.Transport{
 		Proxy:               http.ProxyFromEnvironment,
 		DialContext:         (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
@@ -90,22 +94,22 @@ func Open(ctx context.Context, cfg Config) (*Index, error) {
 	if cfg.APIKey != "" {
 		headers["Authorization"] = "Bearer " + cfg.APIKey
 	}
+	httpClient := &http.Client{Transport: transport, Timeout: requestTimeout}
+	// Check readiness under ctx before building the client: wv.New asks the
+	// server for its version without a context.
+	if err := checkReady(ctx, httpClient, scheme, host, headers); err != nil {
+		transport.CloseIdleConnections()
+		return nil, fmt.Errorf("weaviate: open: %w", err)
+	}
 	client := wv.New(wv.Config{
-		Host:             host,
-		Scheme:           scheme,
-		ConnectionClient: &http.Client{Transport: transport},
+		Host:   host,
+		Scheme: scheme,
+		// The client ignores Config.Timeout when given its own
+		// http.Client; httpClient carries the timeout.
+		ConnectionClient: httpClient,
 		Headers:          headers,
-		Timeout:          requestWait,
 	})
 	idx := &Index{client: client, transport: transport}
-	ready, err := client.Misc().ReadyChecker().Do(ctx)
-	if err != nil || !ready {
-		transport.CloseIdleConnections()
-		if err == nil {
-			err = fmt.Errorf("not ready")
-		}
-		return nil, fmt.Errorf("weaviate: %s: %w", host, lore.Errorf(lore.EUNAVAILABLE, "weaviate at %s is unavailable: %v", host, describe(err)))
-	}
 	for _, class := range []string{FactCollection, EpisodeCollection} {
 		if err := idx.ensureCollection(ctx, class); err != nil {
 			transport.CloseIdleConnections()
@@ -118,6 +122,31 @@ func Open(ctx context.Context, cfg Config) (*Index, error) {
 // Close releases idle connections. The server keeps the data.
 func (x *Index) Close() error {
 	x.transport.CloseIdleConnections()
+	return nil
+}
+
+// checkReady reports EUNAVAILABLE unless the server answers its readiness
+// probe with 200.
+func checkReady(ctx context.Context, c *http.Client, scheme, host string, headers map[string]string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, scheme+"://"+host+"/v1/.well-known/ready", nil)
+	if err != nil {
+		return lore.Errorf(lore.EINVALID, "weaviate address %q: %v", host, err)
+	}
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return lore.Errorf(lore.EUNAVAILABLE, "weaviate at %s is not reachable: %v", host, err)
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4096))
+	if resp.StatusCode != http.StatusOK {
+		return lore.Errorf(lore.EUNAVAILABLE, "weaviate at %s is not ready: HTTP %d", host, resp.StatusCode)
+	}
 	return nil
 }
 
@@ -252,18 +281,9 @@ func statusCode(err error) int {
 	return 0
 }
 
-// describe renders a client error: its own Error hides the transport error
-// behind a generic message.
-func describe(err error) string {
-	var e *fault.WeaviateClientError
-	if errors.As(err, &e) && e.DerivedFromError != nil {
-		return e.DerivedFromError.Error()
-	}
-	return err.Error()
-}
-
 // wrapErr makes a client error wrappable and maps the failures whose meaning
-// is known: a refused or broken connection, or a 503, is EUNAVAILABLE.
+// is known: a refused or broken connection, refused credentials and a 503
+// are EUNAVAILABLE.
 func wrapErr(err error) error {
 	var e *fault.WeaviateClientError
 	if !errors.As(err, &e) {
@@ -275,6 +295,9 @@ func wrapErr(err error) error {
 			return fmt.Errorf("%w: %w", lore.Errorf(lore.EUNAVAILABLE, "weaviate is unavailable"), cause)
 		}
 		return cause
+	}
+	if e.StatusCode == http.StatusUnauthorized || e.StatusCode == http.StatusForbidden {
+		return lore.Errorf(lore.EUNAVAILABLE, "weaviate refused Lore's credentials (HTTP %d); check the API key: %s", e.StatusCode, strings.TrimSpace(e.Msg))
 	}
 	if e.StatusCode == http.StatusServiceUnavailable {
 		return lore.Errorf(lore.EUNAVAILABLE, "weaviate is unavailable: %s", strings.TrimSpace(e.Msg))

@@ -116,6 +116,20 @@ func TestOpenErrors(t *testing.T) {
 	}
 }
 
+func TestOpenRejectedAPIKey(t *testing.T) {
+	// The test server allows anonymous access only, so any API key is
+	// refused, as a wrong key is by a server that checks keys.
+	u := serverURL(t)
+	ctx := testCtx(t)
+	idx, err := Open(ctx, Config{URL: u, APIKey: "not-a-valid-key"})
+	if idx != nil {
+		idx.Close()
+	}
+	if got := lore.ErrorCode(err); got != lore.EUNAVAILABLE || !strings.Contains(lore.ErrorMessage(err), "API key") {
+		t.Fatalf("Open with a refused key: code=%q message=%q, want %q naming the API key", got, lore.ErrorMessage(err), lore.EUNAVAILABLE)
+	}
+}
+
 func TestUpsertAcrossTenantsAndHashedNames(t *testing.T) {
 	idx := mustOpen(t)
 	ctx := testCtx(t)
