@@ -158,6 +158,7 @@ func BenchmarkGraph10k(b *testing.B) {
 	// Writes last, so the reads above ran on exactly benchFacts facts.
 	b.Run("MergeFact/New", func(b *testing.B) {
 		var n atomic.Int64
+		b.SetParallelism(benchWorkers / 2) // benchWorkers writers on 2 CPUs, as concurrent ingestion has
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
 				i := n.Add(1)
@@ -171,6 +172,7 @@ func BenchmarkGraph10k(b *testing.B) {
 	})
 	b.Run("MergeFact/Repeat", func(b *testing.B) {
 		var n atomic.Int64
+		b.SetParallelism(benchWorkers / 2)
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
 				if _, _, err := st.MergeFact(ctx, g.fact(int(n.Add(1))%benchFacts), "bench"); err != nil {
