@@ -23,7 +23,7 @@ import (
 // testEnv is a Server over a real sqlite store in a temp directory, with
 // the rules extractor and no embedder.
 type testEnv struct {
-	t     *testing.T
+	t     testing.TB
 	store *sqlite.Store
 	svc   *ingest.Service
 	srv   *Server
@@ -32,7 +32,7 @@ type testEnv struct {
 
 // newEnv opens the store and builds the server; opts adjust the server
 // before use.
-func newEnv(t *testing.T, opts ...func(*Server)) *testEnv {
+func newEnv(t testing.TB, opts ...func(*Server)) *testEnv {
 	t.Helper()
 	ctx := context.Background()
 	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "lore.db"))
@@ -116,7 +116,7 @@ func (e *testEnv) must(want int, method, path string, body any, header ...string
 }
 
 // decode reads a JSON answer into a T.
-func decode[T any](t *testing.T, rec *httptest.ResponseRecorder) T {
+func decode[T any](t testing.TB, rec *httptest.ResponseRecorder) T {
 	t.Helper()
 	var v T
 	if err := json.Unmarshal(rec.Body.Bytes(), &v); err != nil {
@@ -127,7 +127,7 @@ func decode[T any](t *testing.T, rec *httptest.ResponseRecorder) T {
 
 // wantError checks an error answer's status, code and that its message
 // holds substr.
-func wantError(t *testing.T, rec *httptest.ResponseRecorder, status int, code, substr string) {
+func wantError(t testing.TB, rec *httptest.ResponseRecorder, status int, code, substr string) {
 	t.Helper()
 	if rec.Code != status {
 		t.Fatalf("status=%d, want %d; body %s", rec.Code, status, rec.Body)
@@ -155,7 +155,7 @@ func (e *testEnv) addSync(user, text string) addDone {
 }
 
 // factEvent returns the first fact event whose memory holds substr.
-func factEvent(t *testing.T, events []lore.MemoryEvent, substr string) lore.MemoryEvent {
+func factEvent(t testing.TB, events []lore.MemoryEvent, substr string) lore.MemoryEvent {
 	t.Helper()
 	for _, ev := range events {
 		if ev.Type == lore.KindFact && strings.Contains(ev.Memory, substr) {
