@@ -86,18 +86,21 @@ func (s *Store) MergeEntity(ctx context.Context, e *lore.Entity) (*lore.Entity, 
 	return out, wrap("merge entity", err)
 }
 
+// resolveSQL finds an entity of a namespace by normalized name, else by
+// alias; the arguments are (tenant, user, agent, name) twice.
+const resolveSQL = `SELECT id FROM entities
+	WHERE tenant_id = ? AND user_id = ? AND agent_id = ? AND normalized_name = ?
+	UNION ALL
+	SELECT entity_id FROM entity_aliases
+	WHERE tenant_id = ? AND user_id = ? AND agent_id = ? AND alias = ?
+	LIMIT 1`
+
 // resolveEntity returns the id of the namespace's entity known by the first
 // of names (a normalized name or alias) that matches one, or "".
 func resolveEntity(ctx context.Context, tx *sql.Tx, ns lore.Scope, names []string) (string, error) {
 	for _, name := range names {
 		var id string
-		err := tx.QueryRowContext(ctx, `SELECT id FROM entities
-			WHERE tenant_id = ? AND user_id = ? AND agent_id = ? AND normalized_name = ?
-			UNION ALL
-			SELECT entity_id FROM entity_aliases
-			WHERE tenant_id = ? AND user_id = ? AND agent_id = ? AND alias = ?
-			LIMIT 1`,
-			ns.TenantID, ns.UserID, ns.AgentID, name, ns.TenantID, ns.UserID, ns.AgentID, name).Scan(&id)
+		err := tx.QueryRowContext(ctx, resolveSQL, ns.TenantID, ns.UserID, ns.AgentID, name, ns.TenantID, ns.UserID, ns.AgentID, name).Scan(&id)
 		switch {
 		case err == nil:
 			return id, nil

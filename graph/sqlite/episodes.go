@@ -79,8 +79,19 @@ func (s *Store) FindEpisodes(ctx context.Context, f lore.EpisodeFilter) ([]*lore
 	if err := f.Scope.Validate(); err != nil {
 		return nil, err
 	}
+	q, args := episodeQuery(f)
+	eps, err := queryEpisodes(ctx, s.r, q, args...)
+	return eps, wrap("find episodes", err)
+}
+
+// episodeQuery returns FindEpisodes' statement and arguments.
+func episodeQuery(f lore.EpisodeFilter) (string, []any) {
 	var w where
-	w.scope("", f.Scope)
+	if f.IDs != nil {
+		w.scopeFilter("", f.Scope)
+	} else {
+		w.scope("", f.Scope)
+	}
 	if f.IDs != nil {
 		w.in("id", f.IDs)
 	}
@@ -93,10 +104,8 @@ func (s *Store) FindEpisodes(ctx context.Context, f lore.EpisodeFilter) ([]*lore
 	if f.Until != nil {
 		w.add("occurred_at < ?", micros(*f.Until))
 	}
-	q := `SELECT ` + episodeColumns + ` FROM episodes WHERE ` + w.sql() +
-		` ORDER BY occurred_at, created_at, id` + limitOffset(f.Limit, f.Offset)
-	eps, err := queryEpisodes(ctx, s.r, q, w.args...)
-	return eps, wrap("find episodes", err)
+	return `SELECT ` + episodeColumns + ` FROM episodes WHERE ` + w.sql() +
+		` ORDER BY occurred_at, created_at, id` + limitOffset(f.Limit, f.Offset), w.args
 }
 
 // UpdateEpisode changes an episode's content or metadata and records an
@@ -158,7 +167,7 @@ func (s *Store) DeleteEpisode(ctx context.Context, scope lore.Scope, id string, 
 func getEpisode(ctx context.Context, q querier, scope lore.Scope, id string) (*lore.Episode, error) {
 	var w where
 	w.add("id = ?", id)
-	w.scope("", scope)
+	w.scopeFilter("", scope)
 	eps, err := queryEpisodes(ctx, q, `SELECT `+episodeColumns+` FROM episodes WHERE `+w.sql(), w.args...)
 	if err != nil {
 		return nil, err

@@ -21,6 +21,14 @@ const factColumns = `id, tenant_id, user_id, agent_id, run_id, subject_id, subje
 // (bound twice).
 const currentSQL = `(invalid_at IS NULL OR invalid_at > ?) AND (expired_at IS NULL OR expired_at > ?)`
 
+// duplicateSQL finds the current fact a MergeFact merges into, by
+// subject, predicate, object key and namespace (the arguments, in order,
+// then now twice).
+const duplicateSQL = `SELECT id, text FROM facts
+	WHERE subject_id = ? AND predicate = ? AND object_key = ?
+	AND tenant_id = ? AND user_id = ? AND agent_id = ? AND ` + currentSQL + `
+	ORDER BY last_seen DESC, id LIMIT 1`
+
 // MergeFact adds f, or merges it into the current fact of the namespace
 // with the same subject, predicate and object key, and records ADD or MERGE
 // history in the same transaction.
@@ -73,11 +81,7 @@ func (s *Store) MergeFact(ctx context.Context, f *lore.Fact, actor string) (*lor
 			}
 		}
 		var id, text string
-		err := tx.QueryRowContext(ctx, `SELECT id, text FROM facts
-			WHERE subject_id = ? AND predicate = ? AND object_key = ?
-			AND tenant_id = ? AND user_id = ? AND agent_id = ? AND `+currentSQL+`
-			ORDER BY last_seen DESC, id LIMIT 1`,
-			f.SubjectID, pred, key, ns.TenantID, ns.UserID, ns.AgentID, micros(now), micros(now)).Scan(&id, &text)
+		err := tx.QueryRowContext(ctx, duplicateSQL, f.SubjectID, pred, key, ns.TenantID, ns.UserID, ns.AgentID, micros(now), micros(now)).Scan(&id, &text)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			id, event = newID(), lore.EventAdd
@@ -136,8 +140,19 @@ func (s *Store) FindFacts(ctx context.Context, f lore.FactFilter) ([]*lore.Fact,
 	if err := f.Scope.Validate(); err != nil {
 		return nil, err
 	}
+	q, args := factQuery(f, s.clock())
+	facts, err := queryFacts(ctx, s.r, q, args...)
+	return facts, wrap("find facts", err)
+}
+
+// factQuery returns FindFacts' statement and arguments as of now.
+func factQuery(f lore.FactFilter, now time.Time) (string, []any) {
 	var w where
-	w.scope("", f.Scope)
+	if f.IDs != nil || f.SubjectID != "" || f.ObjectID != "" || f.EntityID != "" {
+		w.scopeFilter("", f.Scope)
+	} else {
+		w.scope("", f.Scope)
+	}
 	if f.IDs != nil {
 		w.in("id", f.IDs)
 	}
@@ -154,8 +169,7 @@ func (s *Store) FindFacts(ctx context.Context, f lore.FactFilter) ([]*lore.Fact,
 		w.add("predicate = ?", f.Predicate)
 	}
 	if !f.IncludeInvalidated {
-		now := micros(s.clock())
-		w.add(currentSQL, now, now)
+		w.add(currentSQL, micros(now), micros(now))
 	}
 	if f.Since != nil {
 		w.add("last_seen >= ?", micros(*f.Since))
@@ -163,9 +177,8 @@ func (s *Store) FindFacts(ctx context.Context, f lore.FactFilter) ([]*lore.Fact,
 	if f.Until != nil {
 		w.add("first_seen < ?", micros(*f.Until))
 	}
-	facts, err := queryFacts(ctx, s.r, `SELECT `+factColumns+` FROM facts WHERE `+w.sql()+
-		` ORDER BY last_seen DESC, id`+limitOffset(f.Limit, f.Offset), w.args...)
-	return facts, wrap("find facts", err)
+	return `SELECT ` + factColumns + ` FROM facts WHERE ` + w.sql() +
+		` ORDER BY last_seen DESC, id` + limitOffset(f.Limit, f.Offset), w.args
 }
 
 // UpdateFact changes a fact and records one history event of kind
@@ -247,7 +260,7 @@ func (s *Store) DeleteFact(ctx context.Context, scope lore.Scope, id string, act
 func getFact(ctx context.Context, q querier, scope lore.Scope, id string) (*lore.Fact, error) {
 	var w where
 	w.add("id = ?", id)
-	w.scope("", scope)
+	w.scopeFilter("", scope)
 	facts, err := queryFacts(ctx, q, `SELECT `+factColumns+` FROM facts WHERE `+w.sql(), w.args...)
 	if err != nil {
 		return nil, err
@@ -392,21 +405,8 @@ func (s *Store) Neighborhood(ctx context.Context, q lore.NeighborhoodQuery) ([]l
 func (s *Store) touching(ctx context.Context, scope lore.Scope, ids []string, invalidated bool, now time.Time) ([]*lore.Fact, error) {
 	var out []*lore.Fact
 	for _, part := range chunks(ids, 400) {
-		// Two index lookups joined with UNION rather than one OR, so that
-		// SQLite uses facts_subject and facts_object.
-		var w where
-		w.scope("", scope)
-		if !invalidated {
-			w.add(currentSQL, micros(now), micros(now))
-		}
-		cond := w.sql()
-		args := append(anys(part), w.args...)
-		args = append(args, anys(part)...)
-		args = append(args, w.args...)
-		facts, err := queryFacts(ctx, s.r, `SELECT `+factColumns+` FROM facts WHERE subject_id IN (`+placeholders(len(part))+`) AND `+cond+`
-			UNION
-			SELECT `+factColumns+` FROM facts WHERE object_id IN (`+placeholders(len(part))+`) AND `+cond+`
-			ORDER BY last_seen DESC, id`, args...)
+		q, args := touchingQuery(scope, part, invalidated, now)
+		facts, err := queryFacts(ctx, s.r, q, args...)
 		if err != nil {
 			return nil, err
 		}
@@ -417,6 +417,25 @@ func (s *Store) touching(ctx context.Context, scope lore.Scope, ids []string, in
 		sortFacts(out)
 	}
 	return out, nil
+}
+
+// touchingQuery returns the statement selecting the facts the scope
+// contains with either end among ids: two index lookups joined with UNION
+// rather than one OR, so that SQLite uses facts_subject and facts_object.
+func touchingQuery(scope lore.Scope, ids []string, invalidated bool, now time.Time) (string, []any) {
+	var w where
+	w.scopeFilter("", scope)
+	if !invalidated {
+		w.add(currentSQL, micros(now), micros(now))
+	}
+	cond := w.sql()
+	args := append(anys(ids), w.args...)
+	args = append(args, anys(ids)...)
+	args = append(args, w.args...)
+	return `SELECT ` + factColumns + ` FROM facts WHERE subject_id IN (` + placeholders(len(ids)) + `) AND ` + cond + `
+		UNION
+		SELECT ` + factColumns + ` FROM facts WHERE object_id IN (` + placeholders(len(ids)) + `) AND ` + cond + `
+		ORDER BY last_seen DESC, id`, args
 }
 
 // DeleteScope removes every episode, entity, fact, job and history event

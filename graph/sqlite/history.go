@@ -30,11 +30,8 @@ func (s *Store) History(ctx context.Context, scope lore.Scope, memoryID string) 
 	if err := scope.Validate(); err != nil {
 		return nil, err
 	}
-	var w where
-	w.add("memory_id = ?", memoryID)
-	w.scope("", scope)
-	rows, err := s.r.QueryContext(ctx, `SELECT id, memory_id, tenant_id, user_id, agent_id, run_id,
-		event, before, after, actor, reason, at FROM history WHERE `+w.sql()+` ORDER BY seq`, w.args...)
+	q, args := historyQuery(scope, memoryID)
+	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, wrap("history", err)
 	}
@@ -60,6 +57,15 @@ func (s *Store) History(ctx context.Context, scope lore.Scope, memoryID string) 
 		return nil, lore.Errorf(lore.ENOTFOUND, "memory %q not found", memoryID)
 	}
 	return out, nil
+}
+
+// historyQuery returns History's statement: by memory id, then scope.
+func historyQuery(scope lore.Scope, memoryID string) (string, []any) {
+	var w where
+	w.add("memory_id = ?", memoryID)
+	w.scopeFilter("", scope)
+	return `SELECT id, memory_id, tenant_id, user_id, agent_id, run_id,
+		event, before, after, actor, reason, at FROM history WHERE ` + w.sql() + ` ORDER BY seq`, w.args
 }
 
 // isConstraint reports whether err is a SQLite constraint violation.

@@ -61,13 +61,8 @@ func (s *Store) ClaimJob(ctx context.Context, req lore.ClaimRequest) (*lore.Job,
 	now := micros(req.Now)
 	var out *lore.Job
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		var w where
-		w.add(`((status IN (?, ?) AND next_run_at <= ?) OR (status = ? AND lease_until <= ?))`,
-			string(lore.JobQueued), string(lore.JobRetrying), now, string(lore.JobRunning), now)
-		if len(req.SkipTenants) > 0 {
-			w.add("tenant_id NOT IN ("+placeholders(len(req.SkipTenants))+")", anys(req.SkipTenants)...)
-		}
-		jobs, err := queryJobs(ctx, tx, `SELECT `+jobColumns+` FROM jobs WHERE `+w.sql()+` ORDER BY created_at, id LIMIT 1`, w.args...)
+		q, args := claimQuery(now, req.SkipTenants)
+		jobs, err := queryJobs(ctx, tx, q, args...)
 		if err != nil {
 			return err
 		}
@@ -83,6 +78,18 @@ func (s *Store) ClaimJob(ctx context.Context, req lore.ClaimRequest) (*lore.Job,
 		return err
 	})
 	return out, wrap("claim job", err)
+}
+
+// claimQuery returns the statement selecting the oldest job due at now
+// (microseconds) outside the skipped tenants.
+func claimQuery(now int64, skip []string) (string, []any) {
+	var w where
+	w.add(`((status IN (?, ?) AND next_run_at <= ?) OR (status = ? AND lease_until <= ?))`,
+		string(lore.JobQueued), string(lore.JobRetrying), now, string(lore.JobRunning), now)
+	if len(skip) > 0 {
+		w.add("tenant_id NOT IN ("+placeholders(len(skip))+")", anys(skip)...)
+	}
+	return `SELECT ` + jobColumns + ` FROM jobs WHERE ` + w.sql() + ` ORDER BY created_at, id LIMIT 1`, w.args
 }
 
 // SaveJob stores the job's status, attempts, error, events, NextRunAt and

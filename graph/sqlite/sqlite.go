@@ -293,6 +293,14 @@ func (w *where) scope(p string, sc lore.Scope) {
 	}
 }
 
+// scopeFilter is scope for statements that reach their rows through a
+// more selective index (an id, an entity): the unary + keeps SQLite from
+// choosing the scope index instead, which for a large user would mean
+// reading all of the user's rows.
+func (w *where) scopeFilter(p string, sc lore.Scope) {
+	w.scope("+"+p, sc)
+}
+
 // namespace appends the conditions selecting entities visible to a read
 // under sc: entities carry a namespace (no run), and a read inside a run
 // still sees its namespace's entities.
