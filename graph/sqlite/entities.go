@@ -117,10 +117,19 @@ func (s *Store) FindEntities(ctx context.Context, f lore.EntityFilter) ([]*lore.
 	if err := f.Scope.Validate(); err != nil {
 		return nil, err
 	}
+	q, args := entityQuery(f)
+	ents, err := queryEntities(ctx, s.r, q, args...)
+	return ents, wrap("find entities", err)
+}
+
+// entityQuery returns FindEntities' statement and arguments.
+func entityQuery(f lore.EntityFilter) (string, []any) {
 	var w where
-	w.namespace("", f.Scope)
 	if f.IDs != nil {
+		w.namespaceFilter("", f.Scope)
 		w.in("id", f.IDs)
+	} else {
+		w.namespace("", f.Scope)
 	}
 	if f.Names != nil {
 		names := make([]string, 0, len(f.Names))
@@ -133,9 +142,7 @@ func (s *Store) FindEntities(ctx context.Context, f lore.EntityFilter) ([]*lore.
 		w.add("(normalized_name IN ("+placeholders(len(names))+") OR id IN (SELECT entity_id FROM entity_aliases WHERE "+aw.sql()+"))",
 			append(anys(names), aw.args...)...)
 	}
-	q := `SELECT ` + entityColumns + ` FROM entities WHERE ` + w.sql() + ` ORDER BY mentions DESC, name, id` + limitOffset(f.Limit, f.Offset)
-	ents, err := queryEntities(ctx, s.r, q, w.args...)
-	return ents, wrap("find entities", err)
+	return `SELECT ` + entityColumns + ` FROM entities WHERE ` + w.sql() + ` ORDER BY mentions DESC, name, id` + limitOffset(f.Limit, f.Offset), w.args
 }
 
 // queryEntities runs a query selecting entityColumns and loads the aliases

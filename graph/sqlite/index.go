@@ -135,7 +135,7 @@ func (x *Index) Delete(ctx context.Context, scope lore.Scope, ids []string) erro
 		for _, part := range chunks(ids, 500) {
 			var w where
 			w.in("id", part)
-			w.scope("", scope)
+			w.scopeFilter("", scope)
 			refs, err := deleteDocs(ctx, tx, w)
 			if err != nil {
 				return err

@@ -22,7 +22,7 @@ func TestDurabilitySettings(t *testing.T) {
 		{"writer journal", "journal_mode", "wal"},
 		{"writer sync is FULL", "synchronous", "2"},
 		{"writer foreign keys", "foreign_keys", "1"},
-		{"schema version", "user_version", "1"},
+		{"schema version", "user_version", "2"},
 	}
 	for _, c := range cases {
 		var got string
@@ -51,8 +51,8 @@ func TestMigrateIsIdempotent(t *testing.T) {
 			t.Fatalf("Open %d: %v", i, err)
 		}
 		var v int
-		if err := st.w.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != 1 {
-			t.Errorf("open %d: user_version=%d err=%v, want 1", i, v, err)
+		if err := st.w.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != 2 {
+			t.Errorf("open %d: user_version=%d err=%v, want 2", i, v, err)
 		}
 		if err := st.Close(); err != nil {
 			t.Fatalf("Close %d: %v", i, err)
@@ -119,5 +119,37 @@ func TestSearchTextStems(t *testing.T) {
 		if len(hits) != c.want {
 			t.Errorf("SearchText(%q)=%d hits, want %d", c.query, len(hits), c.want)
 		}
+	}
+}
+
+func TestMigrateUpgradesOlderSchema(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "lore.db")
+	st, err := Open(ctx, path)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	// Turn the file back into a version 1 database.
+	for _, q := range []string{"DROP INDEX entities_user_name", "DROP INDEX entity_aliases_user", "PRAGMA user_version = 1"} {
+		if _, err := st.w.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if err := st.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	st, err = Open(ctx, path)
+	if err != nil {
+		t.Fatalf("reopen: %v", err)
+	}
+	defer st.Close()
+	var n int
+	if err := st.r.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = 'index'
+		AND name IN ('entities_user_name', 'entity_aliases_user')`).Scan(&n); err != nil || n != 2 {
+		t.Errorf("indexes of migration 2 after reopen=%d err=%v, want 2", n, err)
+	}
+	var v int
+	if err := st.r.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != 2 {
+		t.Errorf("user_version=%d err=%v, want 2", v, err)
 	}
 }

@@ -315,6 +315,12 @@ func (w *where) namespace(p string, sc lore.Scope) {
 	}
 }
 
+// namespaceFilter is namespace for statements that reach their rows
+// through a more selective index; see scopeFilter.
+func (w *where) namespaceFilter(p string, sc lore.Scope) {
+	w.namespace("+"+p, sc)
+}
+
 // sql returns the conditions joined with AND, or "1" when there are none.
 func (w *where) sql() string {
 	if len(w.conds) == 0 {
