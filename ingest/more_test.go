@@ -347,11 +347,12 @@ func TestLeaseRenewedWhileRunning(t *testing.T) {
 		calls++
 		mu.Unlock()
 		// Run for several leases.
-		time.Sleep(120 * time.Millisecond)
+		time.Sleep(500 * time.Millisecond)
 		return &lore.Extraction{Extractor: "stub/v1"}, nil
 	}}
 	s, st, idx := newTestService(t, ext)
-	s.Config.Lease = 30 * time.Millisecond
+	// Long enough that a busy machine does not delay a renewal past it.
+	s.Config.Lease = 150 * time.Millisecond
 	res, err := s.Add(context.Background(), AddRequest{Scope: alice(), Infer: true, Messages: msgs(time.Now(), "user", "slow")})
 	if err != nil {
 		t.Fatal(err)
