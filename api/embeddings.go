@@ -90,7 +90,7 @@ func (s *Server) embeddings(c *gin.Context) {
 		return
 	}
 	if s.Embedder == nil {
-		s.writeError(c, lore.Errorf(lore.EUNAVAILABLE, "no embedder is configured; start lore with --embedder minilm or openai"))
+		s.writeError(c, lore.Errorf(lore.EUNAVAILABLE, "no embedder is available: none is configured, or the MiniLM model is not installed (run `make model`)"))
 		return
 	}
 	texts, err := req.inputs()
