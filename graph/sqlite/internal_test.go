@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/lore-memory/lore"
 )
 
 func TestDurabilitySettings(t *testing.T) {
@@ -151,5 +153,66 @@ func TestMigrateUpgradesOlderSchema(t *testing.T) {
 	var v int
 	if err := st.r.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != 2 {
 		t.Errorf("user_version=%d err=%v, want 2", v, err)
+	}
+}
+
+func TestVectorCacheEvictsLeastRecentlySearched(t *testing.T) {
+	ctx := context.Background()
+	st, err := Open(ctx, filepath.Join(t.TempDir(), "lore.db"))
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	defer st.Close()
+	idx := st.Index()
+	defer idx.Close()
+	users := []string{"u1", "u2", "u3"}
+	vec := []float32{1, 0, 0, 0}
+	for _, u := range users {
+		sc := lore.Scope{TenantID: "t", UserID: u}
+		docs := []lore.IndexDoc{
+			{ID: u + "-a", Kind: lore.KindFact, Scope: sc, Text: "a", Vector: vec},
+			{ID: u + "-b", Kind: lore.KindFact, Scope: sc, Text: "b", Vector: []float32{0, 1, 0, 0}},
+		}
+		if err := idx.Upsert(ctx, docs); err != nil {
+			t.Fatalf("Upsert: %v", err)
+		}
+	}
+	// Two documents of 4 float32s are 32 bytes: room for two users' sets.
+	st.SetVectorCacheBytes(64)
+	search := func(u string) {
+		t.Helper()
+		hits, err := idx.SearchVector(ctx, lore.IndexQuery{Scope: lore.Scope{TenantID: "t", UserID: u}, Vector: vec, Limit: 5})
+		if err != nil || len(hits) != 2 || hits[0].ID != u+"-a" {
+			t.Fatalf("SearchVector(%s)=%+v err=%v, want %s-a first of 2", u, hits, err, u)
+		}
+	}
+	cached := func() []string {
+		st.vectors.mu.Lock()
+		defer st.vectors.mu.Unlock()
+		var out []string
+		for k := range st.vectors.sets {
+			out = append(out, k.user)
+		}
+		slices.Sort(out)
+		return out
+	}
+	search("u1")
+	search("u2")
+	search("u1") // u2 is now the least recently searched
+	search("u3")
+	if got, want := cached(), []string{"u1", "u3"}; !slices.Equal(got, want) {
+		t.Errorf("cached sets=%v, want %v", got, want)
+	}
+	search("u2") // reloads, evicting u1
+	if got, want := cached(), []string{"u2", "u3"}; !slices.Equal(got, want) {
+		t.Errorf("cached sets=%v, want %v", got, want)
+	}
+	st.SetVectorCacheBytes(0)
+	if got := cached(); len(got) != 0 {
+		t.Errorf("cached sets with a zero bound=%v, want none", got)
+	}
+	search("u1")
+	if got, want := cached(), []string{"u1"}; !slices.Equal(got, want) {
+		t.Errorf("cached sets=%v, want the one in use %v", got, want)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/lore-memory/lore"
 )
@@ -21,8 +22,23 @@ import (
 // and then kept in step with every Upsert, Delete and DeleteScope, which
 // update it after their transaction commits and while Store.indexMu still
 // orders them. Memory: about 4×dim bytes per document of each loaded set
-// (1.5 KiB at 384 dimensions: 150 MiB for a user with 100k documents).
-// Sets live until the Store closes.
+// (1.5 KiB at 384 dimensions: 150 MiB for a user with 100k documents). The
+// cache holds at most DefaultVectorCacheBytes (see SetVectorCacheBytes):
+// loading a set evicts the least recently searched others until the total
+// fits. A single set larger than the bound is still kept while in use.
+
+// DefaultVectorCacheBytes bounds the vectors the cache holds in memory.
+const DefaultVectorCacheBytes = 1 << 30
+
+// SetVectorCacheBytes changes the bound on the vector cache and evicts
+// least recently searched sets until the cache fits it.
+func (s *Store) SetVectorCacheBytes(n int64) {
+	c := s.vectors
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.limit = n
+	c.evict(nil)
+}
 
 // vecKey names one cached set: a user's documents (agent empty) or an
 // agent's documents across users (user empty).
@@ -64,11 +80,16 @@ type vecSet struct {
 	loaded bool
 	docs   []vecDoc
 	pos    map[string]int // id → index in docs
+
+	bytes atomic.Int64 // the vectors' size, read by eviction
+	used  int64        // the cache's tick at the last search; guarded by vectorCache.mu
 }
 
 // put adds or replaces a document.
 func (v *vecSet) put(d vecDoc) {
+	v.bytes.Add(4 * int64(len(d.unit)))
 	if i, ok := v.pos[d.id]; ok {
+		v.bytes.Add(-4 * int64(len(v.docs[i].unit)))
 		v.docs[i] = d
 		return
 	}
@@ -82,6 +103,7 @@ func (v *vecSet) drop(id string) {
 	if !ok {
 		return
 	}
+	v.bytes.Add(-4 * int64(len(v.docs[i].unit)))
 	last := len(v.docs) - 1
 	if i != last {
 		v.docs[i] = v.docs[last]
@@ -94,11 +116,41 @@ func (v *vecSet) drop(id string) {
 
 // vectorCache holds the loaded sets.
 type vectorCache struct {
-	mu   sync.Mutex
-	sets map[vecKey]*vecSet
+	mu    sync.Mutex
+	sets  map[vecKey]*vecSet
+	limit int64 // bytes
+	tick  int64 // counts searches, for least-recently-used eviction
 }
 
-func newVectorCache() *vectorCache { return &vectorCache{sets: map[vecKey]*vecSet{}} }
+func newVectorCache() *vectorCache {
+	return &vectorCache{sets: map[vecKey]*vecSet{}, limit: DefaultVectorCacheBytes}
+}
+
+// evict drops least recently searched sets other than keep until the
+// cache fits its limit. The caller holds c.mu. A search still holding a
+// dropped set finishes on it; the next one loads afresh.
+func (c *vectorCache) evict(keep *vecSet) {
+	var total int64
+	for _, set := range c.sets {
+		total += set.bytes.Load()
+	}
+	for total > c.limit {
+		var (
+			oldKey vecKey
+			old    *vecSet
+		)
+		for k, set := range c.sets {
+			if set != keep && (old == nil || set.used < old.used) {
+				oldKey, old = k, set
+			}
+		}
+		if old == nil {
+			return
+		}
+		delete(c.sets, oldKey)
+		total -= old.bytes.Load()
+	}
+}
 
 // loadedSet returns the set for key if it exists and is loaded.
 func (c *vectorCache) loadedSet(key vecKey) *vecSet {
@@ -157,6 +209,8 @@ func (s *Store) vectorSet(ctx context.Context, key vecKey) (*vecSet, error) {
 		set = &vecSet{pos: map[string]int{}}
 		c.sets[key] = set
 	}
+	c.tick++
+	set.used = c.tick
 	c.mu.Unlock()
 
 	set.mu.RLock()
@@ -200,9 +254,13 @@ func (s *Store) vectorSet(ctx context.Context, key vecKey) (*vecSet, error) {
 	if err := rows.Err(); err != nil {
 		// Leave the set unloaded; the next search retries.
 		set.docs, set.pos = nil, map[string]int{}
+		set.bytes.Store(0)
 		return nil, err
 	}
 	set.loaded = true
+	c.mu.Lock()
+	c.evict(set)
+	c.mu.Unlock()
 	return set, nil
 }
 
