@@ -9,6 +9,11 @@
 // transaction as the change it records); reads use a separate pool that
 // never blocks on the writer.
 //
+// Text search ranks with FTS5's BM25 (porter stemming, diacritics folded);
+// vector search is an exact cosine scan over an in-memory, bounded cache of
+// each searched user's (or agent's) vectors, kept in step with every write
+// (see SetVectorCacheBytes).
+//
 // *Store implements lore.Store. Its Index method returns the lore.Index over
 // the same database: the two ports both name a DeleteScope method, with
 // different results, so one Go type cannot implement both.
@@ -126,6 +131,11 @@ func (s *Store) release(done *bool) error {
 	var errs []error
 	if s.r != nil {
 		errs = append(errs, s.r.Close())
+	}
+	// PRAGMA optimize refreshes the planner's statistics where they have
+	// gone stale, as SQLite recommends before closing a connection.
+	if _, err := s.w.Exec("PRAGMA optimize"); err != nil {
+		errs = append(errs, err)
 	}
 	// Closing the last connection checkpoints the WAL into the main file.
 	errs = append(errs, s.w.Close())
