@@ -1,5 +1,8 @@
-// When nothing narrower anchors the query, the last_seen existence test lets
-// the planner use fact_user_seen, whose order matches the ORDER BY.
+// When nothing narrower anchors the query, the existence test on last_seen
+// and the constant tenant and user columns leading the ORDER BY let the
+// planner read fact_user_seen backwards in order and stop at the limit
+// (a PartialTop), instead of sorting every fact of the user.
+{{- $ordered := and .User (not .IDs) (not .Subject) (not .Object) (not .Entity)}}
 MATCH (f:Fact)
 WHERE {{scope "f" .}}
 {{- if .IDs}} AND f.id IN $ids{{end}}
@@ -10,7 +13,7 @@ WHERE {{scope "f" .}}
 {{- if .Since}} AND f.last_seen >= $since{{end}}
 {{- if .Until}} AND f.first_seen < $until{{end}}
 {{- if .Current}} AND {{current "f"}}{{end}}
-{{- if and .User (not .IDs) (not .Subject) (not .Object) (not .Entity)}} AND f.last_seen IS NOT NULL{{end}}
+{{- if $ordered}} AND f.last_seen IS NOT NULL{{end}}
 RETURN f
-ORDER BY f.last_seen DESC, f.id
+ORDER BY {{if $ordered}}f.tenant_id DESC, f.user_id DESC, {{end}}f.last_seen DESC, f.id
 SKIP $offset LIMIT $limit

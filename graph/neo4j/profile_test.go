@@ -132,6 +132,13 @@ func TestHotQueriesUseIndexes(t *testing.T) {
 		{"latest facts of a user", "FindFacts", current, map[string]any{"ids": []string{}}},
 		{"history of a fact", "History", user, map[string]any{"memory_id": lastFact.ID}},
 	}
+	// Operators a plan must contain, beyond using an index.
+	wantOps := map[string]string{
+		"latest facts of a user":    "PartialTop",
+		"fact dedup lookup (MERGE)": "NodeUniqueIndexSeek",
+		"neighbourhood, one hop":    "NodeUniqueIndexSeek",
+		"neighbourhood, two hops":   "NodeUniqueIndexSeek",
+	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			params := base()
@@ -169,6 +176,9 @@ func TestHotQueriesUseIndexes(t *testing.T) {
 			}
 			if !strings.Contains(plan, "Index") {
 				t.Errorf("%s plan uses no index", c.name)
+			}
+			if op := wantOps[c.name]; op != "" && !strings.Contains(plan, op) {
+				t.Errorf("%s plan has no %s", c.name, op)
 			}
 		})
 	}
