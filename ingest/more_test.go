@@ -321,8 +321,8 @@ func TestFailuresAfterStoringLeaveAJob(t *testing.T) {
 			if err == nil && res.JobID != st.jobs[0].ID {
 				t.Fatalf("result job id=%q, want %q", res.JobID, st.jobs[0].ID)
 			}
-			if err != nil && !strings.Contains(err.Error(), st.jobs[0].ID) {
-				t.Fatalf("error %q does not name the job %s", err, st.jobs[0].ID)
+			if err != nil && !strings.Contains(lore.ErrorMessage(err), st.jobs[0].ID) {
+				t.Fatalf("error message %q does not name the job %s", lore.ErrorMessage(err), st.jobs[0].ID)
 			}
 			jobID := st.jobs[0].ID
 			idx.set(false)

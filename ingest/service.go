@@ -325,7 +325,11 @@ func (s *Service) Add(ctx context.Context, req AddRequest) (*AddResult, error) {
 		if qerr := s.enqueue(context.WithoutCancel(ctx), scope, JobKindExtract, res.EpisodeIDs, res); qerr != nil {
 			return nil, errors.Join(err, qerr)
 		}
-		return nil, fmt.Errorf("ingest: episodes %v are stored and queued as job %s, but extracting from them failed: %w", res.EpisodeIDs, res.JobID, err)
+		// The caller sees the job in the message, with the failure's code;
+		// the cause stays in the chain for the log.
+		safe := lore.Errorf(lore.ErrorCode(err), "extraction failed (%s); the episodes are stored and job %s will extract from them",
+			lore.ErrorMessage(err), res.JobID)
+		return nil, fmt.Errorf("%w: ingest: sync extraction: %w", safe, err)
 	}
 	if idxErr != nil {
 		// The job re-indexes the episodes once it has extracted from them.
