@@ -268,12 +268,13 @@ func (b *backends) pipeline() *retrieve.Pipeline {
 	return &retrieve.Pipeline{Graph: b.Store, Index: b.Index, Embedder: b.Embedder, Config: retrieve.DefaultConfig()}
 }
 
-// message is what the CLI prints for an error: a coded error's message, or
-// the whole chain for anything else, since the operator needs the detail.
+// message is what the CLI prints for an error: the whole chain, since the
+// operator needs the context, with a coded error's text reduced to its
+// message.
 func message(err error) string {
 	var le *lore.Error
-	if errors.As(err, &le) {
-		return le.Message
+	if !errors.As(err, &le) {
+		return err.Error()
 	}
-	return err.Error()
+	return strings.Replace(err.Error(), le.Error(), le.Message, 1)
 }

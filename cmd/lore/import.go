@@ -36,6 +36,8 @@ type importSummary struct {
 	Episodes int            `json:"episodes"`
 	Jobs     int            `json:"jobs"`
 	Events   map[string]int `json:"events"` // e.g. "fact ADD": 12
+	// Failed lists the batches that failed, with --keep-going.
+	Failed []string `json:"failed,omitempty"`
 }
 
 func (m *Main) importFile(ctx context.Context, args []string) error {
@@ -48,6 +50,7 @@ func (m *Main) importFile(ctx context.Context, args []string) error {
 	sync := fs.Bool("sync", true, "extract during the import; false queues jobs for `lore serve`")
 	infer := fs.Bool("infer", true, "extract facts; false stores the messages verbatim as memories")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
+	keepGoing := fs.Bool("keep-going", false, "import the remaining batches when one fails, and report the failures at the end")
 	if err := parse(fs, args, e); err != nil {
 		return err
 	}
@@ -74,12 +77,16 @@ func (m *Main) importFile(ctx context.Context, args []string) error {
 	if err := svc.CheckEmbedder(ctx); err != nil {
 		return err
 	}
-	sum, err := m.runImport(ctx, svc, batches)
+	sum, err := m.runImport(ctx, svc, batches, *keepGoing)
 	if err != nil {
 		return err
 	}
+	var failed error
+	if len(sum.Failed) > 0 {
+		failed = fmt.Errorf("%d of %d batches failed", len(sum.Failed), len(batches))
+	}
 	if *asJSON {
-		return writeJSON(m.Stdout, sum)
+		return errors.Join(writeJSON(m.Stdout, sum), failed)
 	}
 	fmt.Fprintf(m.Stdout, "imported %d messages in %d batches for %d scopes: %d episodes stored", sum.Messages, sum.Batches, sum.Scopes, sum.Episodes)
 	if sum.Jobs > 0 {
@@ -94,7 +101,10 @@ func (m *Main) importFile(ctx context.Context, args []string) error {
 	for _, k := range keys {
 		fmt.Fprintf(m.Stdout, "  %-16s %d\n", k, sum.Events[k])
 	}
-	return nil
+	for _, f := range sum.Failed {
+		fmt.Fprintf(m.Stdout, "  failed: %s\n", f)
+	}
+	return failed
 }
 
 // readInput reads a file, or stdin for "-".
@@ -114,8 +124,9 @@ func (m *Main) readInput(path string) ([]byte, error) {
 }
 
 // runImport adds the batches in order, so later sessions supersede earlier
-// ones, with a progress bar on a terminal.
-func (m *Main) runImport(ctx context.Context, svc *ingest.Service, batches []importBatch) (importSummary, error) {
+// ones, with a progress bar on a terminal. A failed batch stops the import
+// unless keepGoing, which records it in the summary instead.
+func (m *Main) runImport(ctx context.Context, svc *ingest.Service, batches []importBatch, keepGoing bool) (importSummary, error) {
 	sum := importSummary{Events: map[string]int{}}
 	total := 0
 	for _, b := range batches {
@@ -133,9 +144,13 @@ func (m *Main) runImport(ctx context.Context, svc *ingest.Service, batches []imp
 	scopes := map[lore.Scope]bool{}
 	for i, b := range batches {
 		res, err := svc.Add(ctx, b.Req)
-		if err != nil {
+		if err != nil && (!keepGoing || ctx.Err() != nil) {
 			_ = bar.Exit()
 			return sum, fmt.Errorf("import %s (batch %d of %d; the batches before it are stored): %w", b.Where, i+1, len(batches), err)
+		} else if err != nil {
+			sum.Failed = append(sum.Failed, b.Where+": "+message(err))
+			_ = bar.Add(len(b.Req.Messages))
+			continue
 		}
 		scopes[b.Req.Scope.WithDefaults()] = true
 		sum.Batches++

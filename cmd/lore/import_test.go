@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -203,5 +204,39 @@ func TestLoCoMoDate(t *testing.T) {
 				t.Fatalf("locomoDate(%s)=%v, %v; want %v", tt.raw, got, err, tt.want)
 			}
 		})
+	}
+}
+
+func TestImportKeepGoing(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mixed.jsonl")
+	data := `{"user_id": "a", "messages": [{"role": "user", "content": "I work at Acme."}]}
+{"user_id": "a", "messages": [{"role": "robot", "content": "beep"}]}
+{"user_id": "a", "messages": [{"role": "user", "content": "I live in Oslo."}]}
+`
+	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// Without --keep-going the import stops at line 2, naming it.
+	_, err := run(t, nil, "", "import", "--data-dir", filepath.Join(dir, "stop"), "--embedder", "none", path)
+	if err == nil || !strings.Contains(message(err), "import line 2 (batch 2 of 3") || !strings.Contains(message(err), "messages[0].role") {
+		t.Fatalf("err=%v, want the failure of line 2 naming messages[0].role", err)
+	}
+	if c, _ := facts(t, openStore(t, filepath.Join(dir, "stop")), "a"); !c["a works_at acme"] || c["a lives_in oslo"] {
+		t.Errorf("after stopping: facts %v, want line 1 imported and line 3 not", c)
+	}
+	out, err := run(t, nil, "", "import", "--keep-going", "--json", "--data-dir", filepath.Join(dir, "go"), "--embedder", "none", path)
+	if err == nil || !strings.Contains(err.Error(), "1 of 3 batches failed") {
+		t.Fatalf("err=%v, want 1 of 3 batches failed", err)
+	}
+	var sum importSummary
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatalf("summary %q: %v", out, err)
+	}
+	if sum.Batches != 2 || len(sum.Failed) != 1 || !strings.HasPrefix(sum.Failed[0], "line 2: ") {
+		t.Errorf("summary=%+v, want 2 batches done and line 2 failed", sum)
+	}
+	if c, _ := facts(t, openStore(t, filepath.Join(dir, "go")), "a"); !c["a works_at acme"] || !c["a lives_in oslo"] {
+		t.Errorf("with --keep-going: facts %v, want lines 1 and 3 imported", c)
 	}
 }
