@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/lore-memory/lore/api"
@@ -107,9 +106,8 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	// since a request may still enqueue a job.
 	workerCtx, stopWorkers := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopWorkers()
-	var wg sync.WaitGroup
-	var workerErr error
-	wg.Go(func() { workerErr = svc.RunWorkers(workerCtx) })
+	workersDone := make(chan error, 1)
+	go func() { workersDone <- svc.RunWorkers(workerCtx) }()
 
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- hs.Serve(ln) }()
@@ -121,11 +119,19 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	}
 
 	var runErr error
+	workersRunning := true
 	select {
 	case <-ctx.Done():
 		log.Info("stopping: finishing in-flight requests", slog.Duration("timeout", cfg.ShutdownTimeout))
 	case err := <-serveErr:
 		runErr = fmt.Errorf("http server: %w", err)
+	case err := <-workersDone:
+		// Without workers, accepted jobs would never run: stop serving.
+		workersRunning = false
+		runErr = fmt.Errorf("extraction workers stopped: %w", err)
+		if err == nil {
+			runErr = errors.New("extraction workers stopped")
+		}
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)
 	defer cancel()
@@ -133,9 +139,10 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		runErr = errors.Join(runErr, fmt.Errorf("http shutdown: %w", err))
 	}
 	stopWorkers()
-	wg.Wait()
-	if workerErr != nil && !errors.Is(workerErr, context.Canceled) {
-		runErr = errors.Join(runErr, fmt.Errorf("workers: %w", workerErr))
+	if workersRunning {
+		if err := <-workersDone; err != nil && !errors.Is(err, context.Canceled) {
+			runErr = errors.Join(runErr, fmt.Errorf("workers: %w", err))
+		}
 	}
 	if err := m.Close(); err != nil {
 		runErr = errors.Join(runErr, fmt.Errorf("close store: %w", err))
