@@ -41,14 +41,24 @@ func BenchmarkMergeFact(b *testing.B) {
 
 // BenchmarkSearch measures SearchText and SearchVector latency with 10k and
 // 100k fact documents in one scope (384-d random unit vectors), plus the
-// same number of documents of 50 other users in the same database.
+// same number of documents of 50 other users in the same database. Texts
+// draw words from a Zipf distribution; Text queries draw from it too (so
+// most hold words found in most documents, the costly case for BM25), and
+// TextRare queries draw uniformly from the vocabulary.
 func BenchmarkSearch(b *testing.B) {
 	for _, n := range []int{10_000, 100_000} {
-		idx, sc, queries, vectors := seedIndex(b, n)
+		idx, sc, queries, rare, vectors := seedIndex(b, n)
 		ctx := context.Background()
 		b.Run(fmt.Sprintf("Text/%dk", n/1000), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				if _, err := idx.SearchText(ctx, lore.IndexQuery{Scope: sc, Text: queries[i%len(queries)], Limit: 20}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("TextRare/%dk", n/1000), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := idx.SearchText(ctx, lore.IndexQuery{Scope: sc, Text: rare[i%len(rare)], Limit: 20}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -64,9 +74,9 @@ func BenchmarkSearch(b *testing.B) {
 }
 
 // seedIndex fills a fresh index with n fact documents for one user and n
-// spread over 50 others, and returns it with that user's scope, text
-// queries and query vectors. The vector set is loaded before it returns.
-func seedIndex(b *testing.B, n int) (*sqlite.Index, lore.Scope, []string, [][]float32) {
+// spread over 50 others, and returns it with that user's scope, common and
+// rare text queries, and query vectors. The vector set is loaded before it returns.
+func seedIndex(b *testing.B, n int) (*sqlite.Index, lore.Scope, []string, []string, [][]float32) {
 	b.Helper()
 	ctx := context.Background()
 	idx := mustIndex(b)
@@ -115,14 +125,16 @@ func seedIndex(b *testing.B, n int) (*sqlite.Index, lore.Scope, []string, [][]fl
 		}
 	}
 	queries := make([]string, 64)
+	rare := make([]string, 64)
 	vectors := make([][]float32, 64)
 	for i := range queries {
 		queries[i] = sentence(4)
+		rare[i] = strings.Join([]string{vocab[r.IntN(len(vocab))], vocab[r.IntN(len(vocab))], vocab[r.IntN(len(vocab))]}, " ")
 		vectors[i] = vector()
 	}
 	if _, err := idx.SearchVector(ctx, lore.IndexQuery{Scope: sc, Vector: vectors[0], Limit: 1}); err != nil {
 		b.Fatal(err)
 	}
 	b.Logf("seeded %d+%d docs and loaded the vector set in %v", n, n, time.Since(start).Round(time.Millisecond))
-	return idx, sc, queries, vectors
+	return idx, sc, queries, rare, vectors
 }
