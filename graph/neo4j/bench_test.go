@@ -29,10 +29,6 @@ const (
 	benchWorkers  = 8
 )
 
-var benchPredicates = []string{
-	"likes", "knows", "visited", "works_with", "owns", "reads", "plays", "met", "recommends", "studies",
-}
-
 // buildBenchGraph fills a fresh scope with the benchmark graph, with
 // benchWorkers writers at once, and deletes it when the benchmark ends.
 func buildBenchGraph(b *testing.B, st *neo4j.Store) *benchGraph {
@@ -70,7 +66,8 @@ func buildBenchGraph(b *testing.B, st *neo4j.Store) *benchGraph {
 func (g *benchGraph) fact(i int) *lore.Fact {
 	subj := g.entities[i%benchEntities]
 	obj := g.entities[(i*7+13)%benchEntities]
-	pred := benchPredicates[(i/benchEntities)%len(benchPredicates)]
+	predicates := [...]string{"likes", "knows", "visited", "works_with", "owns", "reads", "plays", "met", "recommends", "studies"}
+	pred := predicates[(i/benchEntities)%len(predicates)]
 	return &lore.Fact{Scope: g.scope, SubjectID: subj.ID, Subject: subj.Name, Predicate: pred, ObjectID: obj.ID,
 		Object: obj.Name, Text: fmt.Sprintf("%s %s %s", subj.Name, pred, obj.Name), Confidence: 0.8}
 }
