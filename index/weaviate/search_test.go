@@ -48,8 +48,8 @@ func TestParseHits(t *testing.T) {
 			want: []lore.IndexHit{{ID: "e1", Kind: lore.KindEpisode, Score: 0.9}, {ID: "f1", Kind: lore.KindFact, Score: 0.6}},
 		},
 		{
-			name: "ties break by id",
-			data: `{"LoreFact":[{"lore_id":"b","_additional":{"score":"1"}}],"LoreEpisode":[{"lore_id":"a","_additional":{"score":"1"}}]}`,
+			name:    "ties break by id",
+			data:    `{"LoreFact":[{"lore_id":"b","_additional":{"score":"1"}}],"LoreEpisode":[{"lore_id":"a","_additional":{"score":"1"}}]}`,
 			classes: both, limit: 10, metric: "score",
 			want: []lore.IndexHit{{ID: "a", Kind: lore.KindEpisode, Score: 1}, {ID: "b", Kind: lore.KindFact, Score: 1}},
 		},
