@@ -368,3 +368,22 @@ func TestDeleteBeyondOnePage(t *testing.T) {
 		t.Fatalf("other user's hits=(%v, %v), want 1", hits, err)
 	}
 }
+
+func TestUpsertReportsRefusedObjects(t *testing.T) {
+	idx := mustOpen(t)
+	ctx := testCtx(t)
+	tenant := "wvtest-" + uuid.NewString()
+	dropTenantAfter(t, idx, tenant)
+	sc := lore.Scope{TenantID: tenant, UserID: "u"}
+	first := lore.IndexDoc{ID: "dim3", Kind: lore.KindFact, Scope: sc, Text: "a", Vector: []float32{1, 0, 0}}
+	if err := idx.Upsert(ctx, []lore.IndexDoc{first}); err != nil {
+		t.Fatalf("Upsert: %v", err)
+	}
+	// A vector of another dimension than the index's is refused by
+	// Weaviate object by object; Upsert must say so, naming the document.
+	second := lore.IndexDoc{ID: "dim4", Kind: lore.KindFact, Scope: sc, Text: "b", Vector: []float32{1, 0, 0, 0}}
+	err := idx.Upsert(ctx, []lore.IndexDoc{second})
+	if err == nil || !strings.Contains(err.Error(), "dim4") {
+		t.Fatalf("Upsert of a 4-dimensional vector into a 3-dimensional index: err=%v, want an error naming dim4", err)
+	}
+}

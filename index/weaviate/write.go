@@ -13,9 +13,9 @@ import (
 	"github.com/weaviate/weaviate/entities/models"
 )
 
-// Write batch sizes. A batch of 200 objects of 384 floats is about 1.5 MB of
-// JSON, well below Weaviate's request limits, and large enough that the
-// per-request cost is amortized.
+// Write batch sizes. A batch of 200 objects with 384-float vectors is about
+// 1 MB of JSON, well below Weaviate's request limits, and large enough that
+// the per-request cost is amortized.
 const (
 	upsertBatch = 200
 	deleteBatch = 500
@@ -24,9 +24,10 @@ const (
 	maxDeleteRounds = 100000
 )
 
-// Upsert adds or replaces documents by ID. Documents of several Lore
-// tenants may be mixed; Weaviate creates a tenant on its first document.
-// When ids repeat within docs, the last one wins.
+// Upsert adds or replaces documents by ID, and returns once they are
+// searchable. Documents of several Lore tenants may be mixed; a tenant's
+// first document creates its Weaviate tenant. When ids repeat within docs,
+// the last one wins.
 func (x *Index) Upsert(ctx context.Context, docs []lore.IndexDoc) error {
 	objects := make([]*models.Object, 0, len(docs))
 	seen := make(map[string]int, len(docs))
