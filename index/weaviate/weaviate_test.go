@@ -387,3 +387,36 @@ func TestUpsertReportsRefusedObjects(t *testing.T) {
 		t.Fatalf("Upsert of a 4-dimensional vector into a 3-dimensional index: err=%v, want an error naming dim4", err)
 	}
 }
+
+func TestScopeIDsAreExact(t *testing.T) {
+	idx := mustOpen(t)
+	ctx := testCtx(t)
+	tenant := "wvtest-" + uuid.NewString()
+	dropTenantAfter(t, idx, tenant)
+	// Identifiers that a tokenizer could fold together must stay apart:
+	// case, inner spaces and punctuation are all significant.
+	users := []string{"Alice", "alice", "al ice", "al-ice", "alice.", "ALICE"}
+	var docs []lore.IndexDoc
+	for _, u := range users {
+		docs = append(docs, lore.IndexDoc{ID: "doc-" + u, Kind: lore.KindFact, Scope: lore.Scope{TenantID: tenant, UserID: u}, Text: "plum", Vector: []float32{1, 0}})
+	}
+	if err := idx.Upsert(ctx, docs); err != nil {
+		t.Fatalf("Upsert: %v", err)
+	}
+	for _, u := range users {
+		sc := lore.Scope{TenantID: tenant, UserID: u}
+		th, err := idx.SearchText(ctx, lore.IndexQuery{Scope: sc, Text: "plum"})
+		if err != nil {
+			t.Fatalf("SearchText(%q): %v", u, err)
+		}
+		vh, err := idx.SearchVector(ctx, lore.IndexQuery{Scope: sc, Vector: []float32{1, 0}})
+		if err != nil {
+			t.Fatalf("SearchVector(%q): %v", u, err)
+		}
+		for _, hits := range [][]lore.IndexHit{th, vh} {
+			if len(hits) != 1 || hits[0].ID != "doc-"+u {
+				t.Errorf("user %q sees %+v, want only doc-%s", u, hits, u)
+			}
+		}
+	}
+}
