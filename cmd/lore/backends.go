@@ -14,6 +14,7 @@ import (
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/embed/minilm"
+	"github.com/lore-memory/lore/embed/openaicompat"
 	"github.com/lore-memory/lore/extract"
 	"github.com/lore-memory/lore/extract/llm"
 	"github.com/lore-memory/lore/extract/rules"
@@ -234,7 +235,13 @@ func openEmbedder(cfg backendConfig, log *slog.Logger) (lore.Embedder, error) {
 		}
 		return e, nil
 	case "openai":
-		return nil, lore.Errorf(lore.EUNAVAILABLE, "the openai embedder is not built into this binary")
+		e, err := openaicompat.New(openaicompat.Config{BaseURL: cfg.EmbedBaseURL, APIKey: cfg.EmbedAPIKey, Model: cfg.EmbedModel, Dim: cfg.EmbedDim})
+		if lore.ErrorCode(err) == lore.EINVALID {
+			return nil, lore.Errorf(lore.EINVALID, "%s (set LORE_EMBED_BASE_URL, LORE_EMBED_MODEL and LORE_EMBED_DIM)", lore.ErrorMessage(err))
+		} else if err != nil {
+			return nil, err
+		}
+		return e, nil
 	default:
 		return nil, lore.Errorf(lore.EINVALID, "--embedder must be minilm, openai or none, got %q", cfg.Embedder)
 	}
