@@ -54,6 +54,7 @@ func (s *Server) writeError(c *gin.Context, err error) {
 		s.logger().ErrorContext(c.Request.Context(), "request failed",
 			slog.String("method", c.Request.Method),
 			slog.String("route", c.FullPath()),
+			slog.String("request_id", c.GetString(requestIDKey)),
 			slog.String("error", err.Error()))
 	}
 	c.AbortWithStatusJSON(status, ErrorBody{Error: ErrorDetail{Code: code, Message: msg}})

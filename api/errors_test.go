@@ -129,3 +129,21 @@ func TestErrorPaths(t *testing.T) {
 		t.Errorf("405 Allow=%q, want GET, POST and DELETE", allow)
 	}
 }
+
+func TestRequestIDIsEchoedAndLogged(t *testing.T) {
+	e := newEnv(t)
+	e.srv.Store = brokenStore{e.store}
+	rec := e.do("GET", "/v1/memories?user_id=alice", nil, RequestIDHeader, "req-42")
+	if got := rec.Header().Get(RequestIDHeader); got != "req-42" {
+		t.Errorf("%s=%q, want the caller's req-42", RequestIDHeader, got)
+	}
+	if !strings.Contains(e.logs.String(), "request_id=req-42") {
+		t.Errorf("internal error log lacks the request id:\n%s", e.logs)
+	}
+	for _, bad := range []string{"", strings.Repeat("x", 200), "a\u0001b"} {
+		got := e.do("GET", "/healthz", nil, RequestIDHeader, bad).Header().Get(RequestIDHeader)
+		if got == "" || got == bad {
+			t.Errorf("for caller id %q the answer's id is %q, want a new one", bad, got)
+		}
+	}
+}

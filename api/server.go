@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/ingest"
@@ -101,9 +102,30 @@ func (s *Server) engine() *gin.Engine {
 	return r
 }
 
-// logRequests logs every request once it is answered.
+// RequestIDHeader carries a request's id: the caller's when it sends a
+// usable one, otherwise a new one. Answers echo it and logs record it.
+const RequestIDHeader = "X-Request-ID"
+
+// requestIDKey is the gin context key of the request id.
+const requestIDKey = "lore.request_id"
+
+// requestID returns the caller's request id if it is short and printable,
+// else a new one.
+func requestID(c *gin.Context) string {
+	id := c.GetHeader(RequestIDHeader)
+	if id == "" || len(id) > 128 || lore.ValidateID(RequestIDHeader, id) != nil {
+		return uuid.NewString()
+	}
+	return id
+}
+
+// logRequests tags every request with an id and logs it once it is
+// answered.
 func (s *Server) logRequests(c *gin.Context) {
 	start := time.Now()
+	id := requestID(c)
+	c.Set(requestIDKey, id)
+	c.Header(RequestIDHeader, id)
 	c.Next()
 	route := c.FullPath()
 	if route == "" {
@@ -116,7 +138,8 @@ func (s *Server) logRequests(c *gin.Context) {
 		slog.Int("status", c.Writer.Status()),
 		slog.Int("bytes", c.Writer.Size()),
 		slog.Duration("duration", time.Since(start)),
-		slog.String("remote", c.ClientIP()))
+		slog.String("remote", c.ClientIP()),
+		slog.String("request_id", id))
 }
 
 // recoverPanics turns a panic in a handler into a logged 500, so one bad
@@ -128,7 +151,7 @@ func (s *Server) recoverPanics(c *gin.Context) {
 				panic(v)
 			}
 			s.logger().ErrorContext(c.Request.Context(), "panic in handler",
-				slog.String("route", c.FullPath()), slog.Any("panic", v))
+				slog.String("route", c.FullPath()), slog.Any("panic", v), slog.String("request_id", c.GetString(requestIDKey)))
 			if !c.Writer.Written() {
 				c.AbortWithStatusJSON(http.StatusInternalServerError, ErrorBody{Error: ErrorDetail{Code: lore.EINTERNAL, Message: "internal error"}})
 			}
