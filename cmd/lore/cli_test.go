@@ -172,3 +172,36 @@ func TestCommandInputErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestNewLogger(t *testing.T) {
+	tests := []struct {
+		name, format, level string
+		wantErr             string
+		wantLine            string // what an info record looks like; "" when info is filtered
+	}{
+		{"text info", "text", "info", "", "level=INFO msg=hello"},
+		{"json debug", "json", "debug", "", `"level":"INFO","msg":"hello"`},
+		{"warn filters info", "text", "warn", "", ""},
+		{"bad level", "text", "loud", "--log-level", ""},
+		{"bad format", "xml", "info", "--log-format", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			l, err := newLogger(&buf, tt.format, tt.level)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(lore.ErrorMessage(err), tt.wantErr) {
+					t.Fatalf("err=%v, want one naming %s", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("newLogger: %v", err)
+			}
+			l.Info("hello")
+			if got := buf.String(); (tt.wantLine == "" && got != "") || !strings.Contains(got, tt.wantLine) {
+				t.Errorf("logged %q, want %q", got, tt.wantLine)
+			}
+		})
+	}
+}

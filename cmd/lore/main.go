@@ -59,7 +59,8 @@ type Main struct {
 	Stderr io.Writer
 	// Getenv reads the environment; nil means no variables are set.
 	Getenv func(string) string
-	// Logger receives the server's logs; nil means text logs on Stderr.
+	// Logger receives the server's logs; nil means logs on Stderr in the
+	// format and from the level of serve's --log-format and --log-level.
 	Logger *slog.Logger
 	// Listening, when set, receives the address `serve` listens on once it
 	// accepts connections.
@@ -73,13 +74,6 @@ func (m *Main) getenv(name string) string {
 		return ""
 	}
 	return m.Getenv(name)
-}
-
-func (m *Main) logger() *slog.Logger {
-	if m.Logger == nil {
-		m.Logger = slog.New(slog.NewTextHandler(m.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	}
-	return m.Logger
 }
 
 const usage = `Usage: lore <command> [flags]

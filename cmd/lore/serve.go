@@ -5,11 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"time"
 
+	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/api"
 	"github.com/lore-memory/lore/ingest"
 )
@@ -37,6 +39,23 @@ func parse(fs *flag.FlagSet, args []string, e *env) error {
 	return e.err()
 }
 
+// newLogger returns the server's logger writing to w in the given format
+// and from the given level up.
+func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		return nil, lore.Errorf(lore.EINVALID, "--log-level must be debug, info, warn or error, got %q", level)
+	}
+	opts := &slog.HandlerOptions{Level: lv}
+	switch format {
+	case "text":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, lore.Errorf(lore.EINVALID, "--log-format must be text or json, got %q", format)
+}
+
 // serveConfig holds the flags of `lore serve`.
 type serveConfig struct {
 	backendConfig
@@ -55,6 +74,8 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	fs.IntVar(&cfg.Workers, "workers", e.int("LORE_WORKERS", ingest.DefaultConfig().Workers), "background extraction workers (env LORE_WORKERS)")
 	fs.IntVar(&cfg.MaxBodyBytes, "max-body-bytes", e.int("LORE_MAX_BODY_BYTES", api.DefaultMaxBodyBytes), "largest accepted request body (env LORE_MAX_BODY_BYTES)")
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", 30*time.Second, "how long in-flight requests may run after a stop signal")
+	logFormat := fs.String("log-format", e.str("LORE_LOG_FORMAT", "text"), "log format: text or json (env LORE_LOG_FORMAT)")
+	logLevel := fs.String("log-level", e.str("LORE_LOG_LEVEL", "info"), "log level: debug, info, warn or error (env LORE_LOG_LEVEL)")
 	if err := parse(fs, args, e); err != nil {
 		return err
 	}
@@ -63,9 +84,16 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		return errUsage
 	}
 	if cfg.Workers < 1 || cfg.MaxBodyBytes < 1 {
-		return fmt.Errorf("--workers and --max-body-bytes must be positive")
+		return lore.Errorf(lore.EINVALID, "--workers and --max-body-bytes must be positive")
 	}
-	log := m.logger()
+	if m.Logger == nil {
+		l, err := newLogger(m.Stderr, *logFormat, *logLevel)
+		if err != nil {
+			return err
+		}
+		m.Logger = l
+	}
+	log := m.Logger
 
 	b, err := openBackends(ctx, cfg.backendConfig, log)
 	if err != nil {
