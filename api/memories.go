@@ -303,7 +303,9 @@ func (s *Server) pageMemories(ctx context.Context, scope lore.Scope, kind lore.D
 		// page starts past the last fact.
 		nFacts := offset + len(facts)
 		if len(facts) == 0 && offset > 0 {
-			all, err := s.Store.FindFacts(ctx, lore.FactFilter{Scope: scope, IncludeInvalidated: invalidated})
+			// There are at most offset facts, so this read is bounded by
+			// the pages already walked.
+			all, err := s.Store.FindFacts(ctx, lore.FactFilter{Scope: scope, IncludeInvalidated: invalidated, Limit: offset})
 			if err != nil {
 				return nil, false, fmt.Errorf("api: count facts: %w", err)
 			}
