@@ -58,12 +58,16 @@ const (
 )
 
 // Batching bounds. Texts are sorted by length and cut into batches of at
-// most maxBatchRows texts and maxBatchTokens padded tokens, which keeps
-// padding low and the attention buffers (rows × heads × len²) small enough
-// that ONNX Runtime's arena stays within the memory budget.
+// most maxBatchRows texts, maxBatchTokens padded tokens and
+// maxBatchAttention rows × len², which keeps padding low and the attention
+// buffers (rows × 12 heads × len² floats) small, so that ONNX Runtime's
+// arena, which keeps its peak, stays within the memory budget. Long texts
+// lose nothing by it: at 128 tokens and more the matrix products are large
+// enough to use the CPU fully one or two rows at a time.
 const (
-	maxBatchRows   = 64
-	maxBatchTokens = 2048
+	maxBatchRows      = 64
+	maxBatchTokens    = 2048
+	maxBatchAttention = 1 << 17
 )
 
 // DefaultModelDir is where `make model` installs the model for a data
@@ -231,7 +235,8 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 			return nil, err
 		}
 		seq := len(ids[order[start]])
-		rows := min(maxBatchRows, max(1, maxBatchTokens/seq), len(order)-start)
+		rows := min(maxBatchRows, maxBatchTokens/seq, maxBatchAttention/(seq*seq), len(order)-start)
+		rows = max(rows, 1)
 		batch := order[start : start+rows]
 		vecs := flat[start*Dim : (start+rows)*Dim]
 		if err := e.run(ids, batch, seq, vecs); err != nil {

@@ -66,10 +66,12 @@ def build(weights, cfg):
                                            g.const(prefix + "_b", w(prefix + ".bias"))],
                     axis=-1, epsilon=eps)
 
-    def linear(x, prefix):
+    def linear(x, prefix, scale_by=1.0):
         # torch stores Linear weights as [out, in]; MatMul wants [in, out].
-        y = g.op("MatMul", [x, g.const(prefix + "_w", w(prefix + ".weight").T)])
-        return g.op("Add", [y, g.const(prefix + "_b", w(prefix + ".bias"))])
+        weight = w(prefix + ".weight").T * np.float32(scale_by)
+        bias = w(prefix + ".bias") * np.float32(scale_by)
+        y = g.op("MatMul", [x, g.const(prefix + "_w", weight)])
+        return g.op("Add", [y, g.const(prefix + "_b", bias)])
 
     ids, mask = "input_ids", "attention_mask"
 
@@ -90,7 +92,6 @@ def build(weights, cfg):
 
     split_shape = g.const("split_shape", np.array([0, 0, heads, head_dim], np.int64))
     merge_shape = g.const("merge_shape", np.array([0, 0, hidden], np.int64))
-    scale = g.const("scale", np.array(1.0 / math.sqrt(head_dim), np.float32))
     half = g.const("half", np.array(0.5, np.float32))
     one = g.const("one_", np.array(1.0, np.float32))
     rsqrt2 = g.const("rsqrt2", np.array(1.0 / math.sqrt(2.0), np.float32))
@@ -101,10 +102,12 @@ def build(weights, cfg):
         def heads_of(x, perm):
             return g.op("Transpose", [g.op("Reshape", [x, split_shape])], perm=perm)
 
-        q = heads_of(linear(h, p + "attention.self.query"), [0, 2, 1, 3])  # [B,H,S,D]
+        # The 1/sqrt(head_dim) score scale is folded into the query
+        # projection, which saves a pass over the [B,H,S,S] scores.
+        q = heads_of(linear(h, p + "attention.self.query", scale_by=1.0 / math.sqrt(head_dim)), [0, 2, 1, 3])  # [B,H,S,D]
         k = heads_of(linear(h, p + "attention.self.key"), [0, 2, 3, 1])    # [B,H,D,S]
         v = heads_of(linear(h, p + "attention.self.value"), [0, 2, 1, 3])  # [B,H,S,D]
-        scores = g.op("Add", [g.op("Mul", [g.op("MatMul", [q, k]), scale]), bias])
+        scores = g.op("Add", [g.op("MatMul", [q, k]), bias])
         probs = g.op("Softmax", [scores], axis=-1)
         ctx = g.op("Transpose", [g.op("MatMul", [probs, v])], perm=[0, 2, 1, 3])
         ctx = g.op("Reshape", [ctx, merge_shape])

