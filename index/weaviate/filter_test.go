@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lore-memory/lore"
+	"github.com/weaviate/weaviate/entities/models"
 )
 
 func TestParseURL(t *testing.T) {
@@ -251,6 +252,38 @@ func TestCollectionsFor(t *testing.T) {
 			}
 			if err != nil || strings.Join(got, ",") != strings.Join(tt.want, ",") {
 				t.Fatalf("collectionsFor(%v)=(%v, %v), want %v", tt.kinds, got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestCheckCollection(t *testing.T) {
+	withoutTerms := collectionSchema(FactCollection)
+	withoutTerms.Properties = withoutTerms.Properties[:len(withoutTerms.Properties)-2]
+	noMT := collectionSchema(FactCollection)
+	noMT.MultiTenancyConfig = nil
+	noAuto := collectionSchema(FactCollection)
+	noAuto.MultiTenancyConfig.AutoTenantCreation = false
+	dot := collectionSchema(FactCollection)
+	dot.VectorIndexConfig = map[string]any{"distance": "dot"}
+	retokenized := collectionSchema(FactCollection)
+	retokenized.Properties[1].Tokenization = "word" // tenant_id
+	tests := []struct {
+		name  string
+		class *models.Class
+		code  string
+	}{
+		{name: "as created", class: collectionSchema(FactCollection), code: ""},
+		{name: "missing terms", class: withoutTerms, code: lore.ECONFLICT},
+		{name: "no multi-tenancy", class: noMT, code: lore.ECONFLICT},
+		{name: "no auto tenant creation", class: noAuto, code: lore.ECONFLICT},
+		{name: "dot distance", class: dot, code: lore.ECONFLICT},
+		{name: "scope property tokenized by word", class: retokenized, code: lore.ECONFLICT},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := lore.ErrorCode(checkCollection(tt.class)); got != tt.code {
+				t.Fatalf("checkCollection code=%q, want %q", got, tt.code)
 			}
 		})
 	}

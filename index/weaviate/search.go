@@ -19,8 +19,9 @@ const (
 	MaxLimit     = 10000
 )
 
-// SearchText ranks the documents q.Scope contains by BM25 over their text.
-// An empty or blank query finds nothing. With several kinds, each
+// SearchText ranks the documents q.Scope contains by BM25 over their text,
+// analyzed as the embedded index's FTS5 tokenizer does (see analyze). A
+// query without a letter or digit finds nothing. With several kinds, each
 // collection is ranked on its own statistics and the hits are merged by
 // score.
 func (x *Index) SearchText(ctx context.Context, q lore.IndexQuery) ([]lore.IndexHit, error) {
@@ -28,10 +29,11 @@ func (x *Index) SearchText(ctx context.Context, q lore.IndexQuery) ([]lore.Index
 	if err != nil {
 		return nil, err
 	}
-	if strings.TrimSpace(q.Text) == "" {
+	terms := analyze(q.Text)
+	if terms == "" {
 		return nil, nil
 	}
-	arg := "bm25:{query:" + gqlString(q.Text) + ",properties:[" + gqlString(propText) + "]}"
+	arg := "bm25:{query:" + gqlString(terms) + ",properties:[" + gqlString(propTerms) + "]}"
 	return x.search(ctx, q, classes, limit, arg, "score")
 }
 

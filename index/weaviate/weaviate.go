@@ -46,6 +46,7 @@ const (
 	propAgent  = "agent_id"
 	propRun    = "run_id"
 	propText   = "text"
+	propTerms  = "terms"
 	propTime   = "time"
 )
 
@@ -196,6 +197,7 @@ func collectionSchema(class string) *models.Class {
 			Bm25: &models.BM25Config{K1: 1.2, B: 0.75},
 			// No stop-word list: the embedded FTS5 index has none, and a
 			// query such as "who am I" must still match the same documents.
+			// k1 and b are FTS5's bm25() defaults.
 			Stopwords: &models.StopwordConfig{Preset: "none"},
 		},
 		MultiTenancyConfig: &models.MultiTenancyConfig{
@@ -209,8 +211,15 @@ func collectionSchema(class string) *models.Class {
 			scopeProp(propUser),
 			scopeProp(propAgent),
 			scopeProp(propRun),
+			// The text as given, kept for inspection only.
 			{
 				Name: propText, DataType: []string{"text"}, Tokenization: "word",
+				IndexFilterable: &no, IndexSearchable: &no,
+			},
+			// The text as analyze makes it, FTS5's terms separated by
+			// spaces: BM25 runs on these, split on white space only.
+			{
+				Name: propTerms, DataType: []string{"text"}, Tokenization: "whitespace",
 				IndexFilterable: &no, IndexSearchable: &yes,
 			},
 			{
@@ -256,7 +265,7 @@ func checkCollection(c *models.Class) error {
 	for _, wp := range want.Properties {
 		i := slices.IndexFunc(c.Properties, func(p *models.Property) bool { return p.Name == wp.Name })
 		if i < 0 {
-			return lore.Errorf(lore.ECONFLICT, "weaviate collection %s lacks property %s", c.Class, wp.Name)
+			return lore.Errorf(lore.ECONFLICT, "weaviate collection %s lacks property %s: it was made by an older Lore; delete the collection and run `lore reindex`", c.Class, wp.Name)
 		}
 		p := c.Properties[i]
 		if !slices.Equal(p.DataType, wp.DataType) || (wp.Tokenization != "" && p.Tokenization != wp.Tokenization) {

@@ -420,3 +420,35 @@ func TestScopeIDsAreExact(t *testing.T) {
 		}
 	}
 }
+
+func TestTextSearchStemsLikeTheEmbeddedIndex(t *testing.T) {
+	idx := mustOpen(t)
+	ctx := testCtx(t)
+	tenant := "wvtest-" + uuid.NewString()
+	dropTenantAfter(t, idx, tenant)
+	sc := lore.Scope{TenantID: tenant, UserID: "u"}
+	docs := []lore.IndexDoc{
+		{ID: "adopted", Kind: lore.KindFact, Scope: sc, Text: "Alice adopted two beagles"},
+		{ID: "cafe", Kind: lore.KindEpisode, Scope: sc, Text: "We met at the Café Crème in Lyon"},
+		{ID: "nineties", Kind: lore.KindFact, Scope: sc, Text: "Grew up in the 1990s"},
+	}
+	if err := idx.Upsert(ctx, docs); err != nil {
+		t.Fatalf("Upsert: %v", err)
+	}
+	tests := []struct{ query, want string }{
+		{"Which dog did she adopt?", "adopted"},
+		{"beagle adoption", "adopted"},
+		{"cafe creme", "cafe"},
+		{"CAFÉS", "cafe"},
+		{"1990", "nineties"},
+	}
+	for _, tt := range tests {
+		hits, err := idx.SearchText(ctx, lore.IndexQuery{Scope: sc, Text: tt.query})
+		if err != nil {
+			t.Fatalf("SearchText(%q): %v", tt.query, err)
+		}
+		if len(hits) == 0 || hits[0].ID != tt.want {
+			t.Errorf("SearchText(%q)=%+v, want %s first", tt.query, hits, tt.want)
+		}
+	}
+}

@@ -116,6 +116,7 @@ func toObject(d *lore.IndexDoc) (*models.Object, error) {
 			propAgent:  d.Scope.AgentID,
 			propRun:    d.Scope.RunID,
 			propText:   d.Text,
+			propTerms:  analyze(d.Text),
 			propTime:   formatTime(d.Time),
 		},
 	}
