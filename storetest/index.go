@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -16,7 +17,7 @@ func cleanupIndex(t *testing.T, idx lore.Index, scopes ...lore.Scope) {
 	t.Helper()
 	t.Cleanup(func() {
 		for _, sc := range scopes {
-			if err := idx.DeleteScope(ctxFor(t), sc); err != nil {
+			if err := idx.DeleteScope(context.Background(), sc); err != nil {
 				t.Errorf("cleanup: DeleteScope(%+v): %v", sc, err)
 			}
 		}
