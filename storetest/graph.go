@@ -254,6 +254,56 @@ func runFacts(s suite, st lore.Store) {
 		}
 	})
 
+	s.run("MergeFact/ConcurrentMergesCreateOne", func(t *testing.T) {
+		ctx := ctxFor(t)
+		sc := userScope()
+		cleanupStore(t, st, sc)
+		alice := mergeEntity(t, st, sc, "Alice", 0)
+		paris := mergeEntity(t, st, sc, "Paris", 0)
+		const n = 16
+		ids := make([]string, n)
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				f, _, err := st.MergeFact(ctx, &lore.Fact{Scope: sc, SubjectID: alice.ID, Subject: "Alice", Predicate: "lives_in",
+					ObjectID: paris.ID, Object: "Paris", Text: "Alice lives in Paris", FirstSeen: at(i), LastSeen: at(i),
+					SourceEpisodeIDs: []string{fmt.Sprintf("ep-%d", i)}}, "test")
+				errs[i] = err
+				if err == nil {
+					ids[i] = f.ID
+				}
+			}()
+		}
+		wg.Wait()
+		for i, err := range errs {
+			must(t, fmt.Sprintf("merge %d", i), err)
+		}
+		got, err := st.FindFacts(ctx, lore.FactFilter{Scope: sc})
+		must(t, "FindFacts", err)
+		if len(got) != 1 {
+			t.Fatalf("len(facts)=%d after %d concurrent merges of one fact, want 1", len(got), n)
+		}
+		f := got[0]
+		if f.Count != n || len(f.SourceEpisodeIDs) != n {
+			t.Errorf("count=%d sources=%d, want %d and %d", f.Count, len(f.SourceEpisodeIDs), n, n)
+		}
+		sameTime(t, "FirstSeen", f.FirstSeen, at(0))
+		sameTime(t, "LastSeen", f.LastSeen, at(n-1))
+		for i, id := range ids {
+			if id != f.ID {
+				t.Errorf("merge %d returned %q, want %q", i, id, f.ID)
+			}
+		}
+		hist, err := st.History(ctx, sc, f.ID)
+		must(t, "History", err)
+		if len(hist) != n || hist[0].Event != lore.EventAdd {
+			t.Errorf("history=%v, want one ADD then %d MERGE", eventKinds(hist), n-1)
+		}
+	})
+
 	s.run("MergeFact/LiteralObjectsNormalized", func(t *testing.T) {
 		ctx := ctxFor(t)
 		sc := userScope()
