@@ -370,7 +370,10 @@ func (s *Store) Neighborhood(ctx context.Context, q lore.NeighborhoodQuery) ([]l
 	seen := map[string]bool{}
 	hits := []lore.GraphHit{}
 	for hop := 1; hop <= hops && len(frontier) > 0; hop++ {
-		facts, err := s.touching(ctx, q.Scope, frontier, q.IncludeInvalidated, now)
+		// The hop's query returns at most Limit rows: the facts already
+		// seen that it meets again are fewer than the hits so far, so
+		// Limit rows always hold the Limit - len(hits) new ones needed.
+		facts, err := s.touching(ctx, q.Scope, frontier, q.IncludeInvalidated, now, q.Limit)
 		if err != nil {
 			return nil, wrap("neighborhood", err)
 		}
@@ -401,11 +404,11 @@ func (s *Store) Neighborhood(ctx context.Context, q lore.NeighborhoodQuery) ([]l
 }
 
 // touching returns the facts the scope contains with either end among ids,
-// by LastSeen descending, then ID.
-func (s *Store) touching(ctx context.Context, scope lore.Scope, ids []string, invalidated bool, now time.Time) ([]*lore.Fact, error) {
+// by LastSeen descending, then ID; the first limit of them when limit > 0.
+func (s *Store) touching(ctx context.Context, scope lore.Scope, ids []string, invalidated bool, now time.Time, limit int) ([]*lore.Fact, error) {
 	var out []*lore.Fact
 	for _, part := range chunks(ids, 400) {
-		q, args := touchingQuery(scope, part, invalidated, now)
+		q, args := touchingQuery(scope, part, invalidated, now, limit)
 		facts, err := queryFacts(ctx, s.r, q, args...)
 		if err != nil {
 			return nil, err
@@ -422,7 +425,7 @@ func (s *Store) touching(ctx context.Context, scope lore.Scope, ids []string, in
 // touchingQuery returns the statement selecting the facts the scope
 // contains with either end among ids: two index lookups joined with UNION
 // rather than one OR, so that SQLite uses facts_subject and facts_object.
-func touchingQuery(scope lore.Scope, ids []string, invalidated bool, now time.Time) (string, []any) {
+func touchingQuery(scope lore.Scope, ids []string, invalidated bool, now time.Time, limit int) (string, []any) {
 	var w where
 	w.scopeFilter("", scope)
 	if !invalidated {
@@ -435,7 +438,7 @@ func touchingQuery(scope lore.Scope, ids []string, invalidated bool, now time.Ti
 	return `SELECT ` + factColumns + ` FROM facts WHERE subject_id IN (` + placeholders(len(ids)) + `) AND ` + cond + `
 		UNION
 		SELECT ` + factColumns + ` FROM facts WHERE object_id IN (` + placeholders(len(ids)) + `) AND ` + cond + `
-		ORDER BY last_seen DESC, id`, args
+		ORDER BY last_seen DESC, id` + limitOffset(limit, 0), args
 }
 
 // DeleteScope removes every episode, entity, fact, job and history event

@@ -47,7 +47,7 @@ func TestQueryPlansUseIndexes(t *testing.T) {
 	must("facts_subject", "facts by subject", q, a)
 	q, a = factQuery(lore.FactFilter{Scope: user, EntityID: "e1"}, now)
 	must("facts_subject,facts_object", "facts by either end", q, a)
-	q, a = touchingQuery(user, []string{"e1", "e2"}, false, now)
+	q, a = touchingQuery(user, []string{"e1", "e2"}, false, now, 100)
 	must("facts_subject,facts_object", "neighbourhood hop", q, a)
 	must("facts_subject", "merge fact duplicate", duplicateSQL, []any{"e1", "likes", "literal:tea", "t", "u", "", 1, 1})
 	add("resolve entity", resolveSQL, []any{"t", "u", "", "alice", "t", "u", "", "alice"})
