@@ -59,6 +59,13 @@ func fixtureTokenizer(tb testing.TB) *Tokenizer {
 // test is skipped with a how-to, except under CI=true, where it fails.
 func modelDir(tb testing.TB) string {
 	tb.Helper()
+	if !cgoEnabled {
+		msg := "the built-in embedder needs cgo: run the tests with CGO_ENABLED=1"
+		if os.Getenv("CI") == "true" {
+			tb.Fatal(msg)
+		}
+		tb.Skip(msg)
+	}
 	dir := os.Getenv("LORE_MODEL_DIR")
 	if dir == "" {
 		dir = DefaultModelDir("../../lore-data")

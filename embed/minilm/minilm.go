@@ -16,6 +16,9 @@
 // Why ONNX Runtime through cgo and not pure Go: the performance targets
 // (300 sentences/s on two cores, 5 ms per query) need the vectorized
 // kernels of a real inference runtime; see embed/README.md for the figures.
+// A binary built with CGO_ENABLED=0 still compiles; New then returns
+// EUNAVAILABLE and lore runs with BM25 and graph retrieval, or with the
+// OpenAI-compatible embedder.
 package minilm
 
 import (
@@ -35,7 +38,6 @@ import (
 	"sync"
 
 	lore "github.com/lore-memory/lore"
-	ort "github.com/yalue/onnxruntime_go"
 )
 
 // Model constants of all-MiniLM-L6-v2.
@@ -93,7 +95,7 @@ type Config struct {
 // use; Close releases the model.
 type Embedder struct {
 	tok     *Tokenizer
-	session *ort.DynamicAdvancedSession
+	session session
 	info    lore.EmbedderInfo
 
 	closeOnce sync.Once
@@ -101,6 +103,16 @@ type Embedder struct {
 }
 
 var _ lore.Embedder = (*Embedder)(nil)
+
+// session runs the model. The ONNX Runtime one needs cgo
+// (session_cgo.go); without cgo newSession reports EUNAVAILABLE
+// (session_nocgo.go), so a static lore binary still builds and runs with
+// the other embedders.
+type session interface {
+	// run embeds a batch: ids and mask are rows × seq, dst rows × Dim.
+	run(ids, mask []int64, rows, seq int, dst []float32) error
+	close() error
+}
 
 // manifest is manifest.json as fetch.sh writes it.
 type manifest struct {
@@ -164,52 +176,15 @@ func New(cfg Config) (*Embedder, error) {
 		return nil, err
 	}
 
-	if err := acquireRuntime(libPath); err != nil {
-		return nil, err
-	}
-	session, err := newSession(filepath.Join(cfg.ModelDir, modelFile), threads)
+	sess, err := newSession(filepath.Join(cfg.ModelDir, modelFile), libPath, threads)
 	if err != nil {
-		releaseRuntime()
 		return nil, err
 	}
 	return &Embedder{
 		tok:     tok,
-		session: session,
+		session: sess,
 		info:    lore.EmbedderInfo{Name: Name, Dim: Dim, Checksum: "sha256:" + sums[modelFile]},
 	}, nil
-}
-
-func newSession(path string, threads int) (*ort.DynamicAdvancedSession, error) {
-	opts, err := ort.NewSessionOptions()
-	if err != nil {
-		return nil, fmt.Errorf("minilm: session options: %w", err)
-	}
-	defer opts.Destroy()
-	// One inference at a time uses every thread; operators run in sequence,
-	// which is all this graph can use.
-	for _, set := range []func() error{
-		func() error { return opts.SetIntraOpNumThreads(threads) },
-		func() error { return opts.SetInterOpNumThreads(1) },
-		func() error { return opts.SetExecutionMode(ort.ExecutionModeSequential) },
-		func() error { return opts.SetGraphOptimizationLevel(ort.GraphOptimizationLevelEnableAll) },
-		// Shapes change with every batch, so planned memory patterns would
-		// only be recomputed and kept.
-		func() error { return opts.SetMemPattern(false) },
-		// Idle worker threads sleep instead of spinning: lore shares its
-		// cores with the HTTP server, the store and the ingestion workers,
-		// and spinning threads took half the CPU from them in benchmarks on a
-		// busy machine (embed/README.md).
-		func() error { return opts.AddSessionConfigEntry("session.intra_op.allow_spinning", "0") },
-	} {
-		if err := set(); err != nil {
-			return nil, fmt.Errorf("minilm: session options: %w", err)
-		}
-	}
-	s, err := ort.NewDynamicAdvancedSession(path, []string{"input_ids", "attention_mask"}, []string{"sentence_embedding"}, opts)
-	if err != nil {
-		return nil, fmt.Errorf("minilm: load %s: %w", path, err)
-	}
-	return s, nil
 }
 
 // Info names the model and the checksum of its ONNX file.
@@ -261,40 +236,18 @@ func (e *Embedder) run(ids [][]int32, batch []int, seq int, dst []float32) error
 	inputIDs := make([]int64, len(batch)*seq)
 	mask := make([]int64, len(batch)*seq)
 	for r, i := range batch {
-		row := inputIDs[r*seq : (r+1)*seq]
 		for j, id := range ids[i] {
-			row[j] = int64(id)
+			inputIDs[r*seq+j] = int64(id)
 			mask[r*seq+j] = 1
 		}
 	}
-	shape := ort.NewShape(int64(len(batch)), int64(seq))
-	idsT, err := ort.NewTensor(shape, inputIDs)
-	if err != nil {
-		return fmt.Errorf("minilm: input tensor: %w", err)
-	}
-	defer idsT.Destroy()
-	maskT, err := ort.NewTensor(shape, mask)
-	if err != nil {
-		return fmt.Errorf("minilm: mask tensor: %w", err)
-	}
-	defer maskT.Destroy()
-	// The output tensor wraps dst, so ONNX Runtime writes the vectors in place.
-	outT, err := ort.NewTensor(ort.NewShape(int64(len(batch)), Dim), dst)
-	if err != nil {
-		return fmt.Errorf("minilm: output tensor: %w", err)
-	}
-	defer outT.Destroy()
-	if err := e.session.Run([]ort.Value{idsT, maskT}, []ort.Value{outT}); err != nil {
-		return fmt.Errorf("minilm: run: %w", err)
-	}
-	return nil
+	return e.session.run(inputIDs, mask, len(batch), seq, dst)
 }
 
 // Close releases the model. Further calls to Embed fail.
 func (e *Embedder) Close() error {
 	e.closeOnce.Do(func() {
-		e.closeErr = e.session.Destroy()
-		releaseRuntime()
+		e.closeErr = e.session.close()
 	})
 	return e.closeErr
 }
@@ -334,47 +287,4 @@ func fileSHA256(path string) (string, error) {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// onnxRuntime tracks ONNX Runtime's environment, which onnxruntime_go keeps
-// in package-level state: one per process, bound to one shared library. It
-// is the one piece of package state here, forced by that library; embedders
-// count their use of it so the last Close tears it down.
-var onnxRuntime struct {
-	sync.Mutex
-	library string
-	users   int
-}
-
-func acquireRuntime(library string) error {
-	onnxRuntime.Lock()
-	defer onnxRuntime.Unlock()
-	if onnxRuntime.users > 0 {
-		if onnxRuntime.library != library {
-			return lore.Errorf(lore.ECONFLICT, "minilm: ONNX Runtime is already loaded from %s, cannot also load %s", onnxRuntime.library, library)
-		}
-		onnxRuntime.users++
-		return nil
-	}
-	if _, err := os.Stat(library); err != nil {
-		return lore.Errorf(lore.EUNAVAILABLE, "minilm: ONNX Runtime library %s: %v; run `make model` to install it", library, err)
-	}
-	ort.SetSharedLibraryPath(library)
-	if err := ort.InitializeEnvironment(ort.WithLogLevelError()); err != nil {
-		return fmt.Errorf("minilm: start ONNX Runtime from %s: %w", library, err)
-	}
-	onnxRuntime.library = library
-	onnxRuntime.users = 1
-	return nil
-}
-
-func releaseRuntime() {
-	onnxRuntime.Lock()
-	defer onnxRuntime.Unlock()
-	onnxRuntime.users--
-	if onnxRuntime.users == 0 {
-		// Nothing useful can be done if teardown fails at exit.
-		_ = ort.DestroyEnvironment()
-		onnxRuntime.library = ""
-	}
 }
