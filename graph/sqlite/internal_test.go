@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -41,6 +42,28 @@ func TestDurabilitySettings(t *testing.T) {
 	}
 	if _, err := st.r.ExecContext(ctx, "INSERT INTO meta (key, value) VALUES ('x', 'y')"); err == nil {
 		t.Errorf("write through the read pool succeeded, want it refused")
+	}
+}
+
+func TestDatabaseFilesAreOwnerOnly(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "lore.db")
+	st, err := Open(ctx, path)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	defer st.Close()
+	if err := st.SetMeta(ctx, "k", "v"); err != nil {
+		t.Fatalf("SetMeta: %v", err)
+	}
+	for _, name := range []string{path, path + "-wal"} {
+		info, err := os.Stat(name)
+		if err != nil {
+			t.Fatalf("stat %s: %v", name, err)
+		}
+		if mode := info.Mode().Perm(); mode != 0o600 {
+			t.Errorf("%s mode=%v, want -rw-------", filepath.Base(name), mode)
+		}
 	}
 }
 

@@ -26,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"runtime"
 	"sort"
 	"strconv"
@@ -70,6 +71,13 @@ type Store struct {
 func Open(ctx context.Context, path string) (*Store, error) {
 	if path == "" || strings.ContainsAny(path, "?#") {
 		return nil, lore.Errorf(lore.EINVALID, "sqlite: database path %q is empty or holds '?' or '#'", path)
+	}
+	// Memories are personal data: create the file readable by its owner
+	// only. SQLite gives the -wal and -shm files the database's mode.
+	if f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+		f.Close()
+	} else if !errors.Is(err, fs.ErrExist) {
+		return nil, fmt.Errorf("sqlite: create %s: %w", path, err)
 	}
 	// busy_timeout first: the reader pool may meet a checkpoint in progress.
 	common := "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)"
