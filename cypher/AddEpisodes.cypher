@@ -1,3 +1,4 @@
+CYPHER replan=skip
 // Stores a batch of episodes and their ADD history events in one statement.
 UNWIND $rows AS row
 CREATE (e:Episode)

@@ -1,5 +1,6 @@
+CYPHER replan=skip
 // Removes an episode and records a DELETE event; facts keep its id as a source.
-MATCH (e:Episode {id: $id})
+MATCH (e:Episode {id: $id}) USING INDEX e:Episode(id)
 WHERE {{scope "e" .}}
 // Bumping the history counter takes the write lock before anything is read,
 // so concurrent changes of one memory are numbered in commit order.

@@ -1,5 +1,6 @@
+CYPHER replan=skip
 // Removes a fact and records a DELETE event; the fact's history stays.
-MATCH (f:Fact {id: $id})
+MATCH (f:Fact {id: $id}) USING INDEX f:Fact(id)
 WHERE {{scope "f" .}}
 // Bumping the history counter takes the write lock before anything is read,
 // so concurrent changes of one memory are numbered in commit order.

@@ -1,2 +1,3 @@
+CYPHER replan=skip
 CREATE (j:Job)
 SET j = $job

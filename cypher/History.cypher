@@ -1,4 +1,5 @@
-MATCH (h:History {memory_id: $memory_id})
+CYPHER replan=skip
+MATCH (h:History {memory_id: $memory_id}) USING INDEX h:History(memory_id)
 WHERE {{scope "h" .}}
 RETURN h
 // seq numbers a memory's events in commit order; at and id break the

@@ -1,3 +1,4 @@
+CYPHER replan=skip
 // Upserts an entity by (namespace, normalized name). The constraint
 // entity_name makes concurrent MERGEs of one name wait for each other
 // instead of creating twins.

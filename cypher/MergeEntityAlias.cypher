@@ -1,6 +1,7 @@
+CYPHER replan=skip
 // Merges into the entity that a name resolved to through an alias
 // (see MergeEntityFindAlias).
-MATCH (e:Entity {id: $match_id})
+MATCH (e:Entity {id: $match_id}) USING INDEX e:Entity(id)
 SET e.mentions = e.mentions + $mentions,
     e.first_seen = CASE WHEN $first_seen < e.first_seen THEN $first_seen ELSE e.first_seen END,
     e.last_seen = CASE WHEN $last_seen > e.last_seen THEN $last_seen ELSE e.last_seen END,

@@ -1,3 +1,4 @@
+CYPHER replan=skip
 // Adds a fact or merges it into the current fact with the same namespace,
 // subject, predicate and object. dedup_key carries a uniqueness constraint,
 // so concurrent merges of one statement serialize on its index lock.
@@ -15,17 +16,17 @@ SET f.history_seq = coalesce(f.history_seq, 0) + 1,
 // A fact stored already closed never takes part in deduplication.
 SET f.dedup_key = CASE WHEN f.invalid_at IS NULL AND f.expired_at IS NULL THEN f.dedup_key ELSE null END
 WITH f, created
-MATCH (s:Entity {id: f.subject_id})
+MATCH (s:Entity {id: f.subject_id}) USING INDEX s:Entity(id)
 MERGE (s)-[:SUBJECT_OF]->(f)
 WITH f, created, s
-OPTIONAL MATCH (o:Entity {id: f.object_id})
+OPTIONAL MATCH (o:Entity {id: f.object_id}) USING INDEX o:Entity(id)
 FOREACH (x IN CASE WHEN o IS NULL THEN [] ELSE [o] END | MERGE (f)-[:OBJECT]->(x))
 // The episodes a fact came from mention its entities.
 WITH f, created, s, o
 CALL {
   WITH f, s, o
   UNWIND $fact.source_episode_ids AS source_id
-  MATCH (ep:Episode {id: source_id})
+  MATCH (ep:Episode {id: source_id}) USING INDEX ep:Episode(id)
   WHERE ep.tenant_id = f.tenant_id
   MERGE (ep)-[:MENTIONS]->(s)
   FOREACH (x IN CASE WHEN o IS NULL THEN [] ELSE [o] END | MERGE (ep)-[:MENTIONS]->(x))

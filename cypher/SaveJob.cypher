@@ -1,4 +1,5 @@
-MATCH (j:Job {id: $id, tenant_id: $tenant_id})
+CYPHER replan=skip
+MATCH (j:Job {id: $id, tenant_id: $tenant_id}) USING INDEX j:Job(id)
 SET j.status = $status,
     j.attempts = $attempts,
     j.max_attempts = $max_attempts,

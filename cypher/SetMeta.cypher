@@ -1,2 +1,3 @@
+CYPHER replan=skip
 MERGE (m:Meta {key: $key})
 SET m.value = $value

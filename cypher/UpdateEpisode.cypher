@@ -1,5 +1,6 @@
+CYPHER replan=skip
 // Changes an episode and records an UPDATE event in the same transaction.
-MATCH (e:Episode {id: $id})
+MATCH (e:Episode {id: $id}) USING INDEX e:Episode(id)
 WHERE {{scope "e" .}}
 // Bumping the history counter takes the write lock before anything is read,
 // so concurrent changes of one memory are numbered in commit order.

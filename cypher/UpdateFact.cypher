@@ -1,7 +1,8 @@
+CYPHER replan=skip
 // Changes a fact and records one history event in the same transaction. A
 // fact that gets closed leaves deduplication, so a later statement of the
 // same triple starts a new fact.
-MATCH (f:Fact {id: $id})
+MATCH (f:Fact {id: $id}) USING INDEX f:Fact(id)
 WHERE {{scope "f" .}}
 // Bumping the history counter takes the write lock before anything is read,
 // so concurrent changes of one memory are numbered in commit order.
