@@ -288,3 +288,17 @@ func TestCheckCollection(t *testing.T) {
 		})
 	}
 }
+
+func TestBefore136(t *testing.T) {
+	tests := []struct {
+		version string
+		want    bool
+	}{
+		{"1.35.2", true}, {"1.27.0", true}, {"1.36.0", false}, {"1.40.1", false}, {"2.0.0", false}, {"", false}, {"dev", false},
+	}
+	for _, tt := range tests {
+		if got := before136(tt.version); got != tt.want {
+			t.Errorf("before136(%q)=%v, want %v", tt.version, got, tt.want)
+		}
+	}
+}

@@ -12,9 +12,11 @@ package weaviate
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -117,7 +119,68 @@ func Open(ctx context.Context, cfg Config) (*Index, error) {
 			return nil, err
 		}
 	}
+	warnBlockMax(ctx, httpClient, scheme+"://"+host, headers)
 	return idx, nil
+}
+
+// warnBlockMax logs a warning when the collections use Weaviate's BlockMax
+// WAND index on a release before 1.36. In 1.35.2 that index drops matches of
+// terms not yet flushed to disk from limited BM25 queries
+// (weaviate/weaviate#11780), so recent memories go missing from text search.
+// The server decides the index when a collection is created
+// (USE_INVERTED_SEARCHABLE=false selects the classic one); the client cannot.
+// Failing to read the schema or version is not an error here: Open has
+// already proven the server works.
+func warnBlockMax(ctx context.Context, c *http.Client, base string, headers map[string]string) {
+	var meta struct {
+		Version string `json:"version"`
+	}
+	if getJSON(ctx, c, base+"/v1/meta", headers, &meta) != nil || !before136(meta.Version) {
+		return
+	}
+	for _, class := range []string{FactCollection, EpisodeCollection} {
+		var schema struct {
+			InvertedIndexConfig struct {
+				UsingBlockMaxWAND bool `json:"usingBlockMaxWAND"`
+			} `json:"invertedIndexConfig"`
+		}
+		if getJSON(ctx, c, base+"/v1/schema/"+class, headers, &schema) != nil || !schema.InvertedIndexConfig.UsingBlockMaxWAND {
+			continue
+		}
+		slog.WarnContext(ctx, "weaviate collection uses the BlockMax WAND index, which in this Weaviate release can leave recently added memories out of BM25 results; "+
+			"recreate the collections on a server started with USE_INVERTED_SEARCHABLE=false and run `lore reindex` (see docs/weaviate.md)",
+			slog.String("collection", class), slog.String("weaviate_version", meta.Version))
+	}
+}
+
+// before136 reports whether a Weaviate version such as "1.35.2" is older
+// than 1.36.
+func before136(version string) bool {
+	var major, minor int
+	if _, err := fmt.Sscanf(version, "%d.%d", &major, &minor); err != nil {
+		return false
+	}
+	return major < 1 || (major == 1 && minor < 36)
+}
+
+// getJSON decodes the JSON body of a GET that answers 200.
+func getJSON(ctx context.Context, c *http.Client, url string, headers map[string]string, v any) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	for k, h := range headers {
+		req.Header.Set(k, h)
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s: HTTP %d", url, resp.StatusCode)
+	}
+	return json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(v)
 }
 
 // Close releases idle connections. The server keeps the data.

@@ -2,6 +2,7 @@ package weaviate
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"sync"
@@ -449,6 +450,37 @@ func TestTextSearchStemsLikeTheEmbeddedIndex(t *testing.T) {
 		}
 		if len(hits) == 0 || hits[0].ID != tt.want {
 			t.Errorf("SearchText(%q)=%+v, want %s first", tt.query, hits, tt.want)
+		}
+	}
+}
+
+// TestBM25KeepsFreshRareMatches guards against Weaviate's BlockMax WAND
+// index, which in 1.35.2 prunes documents of terms not yet flushed to disk
+// once a limited query's heap is full (weaviate/weaviate#11780): the one
+// document holding both query terms must come first. The collections must
+// have been created with USE_INVERTED_SEARCHABLE=false, as start.sh and
+// docker-compose.yml do.
+func TestBM25KeepsFreshRareMatches(t *testing.T) {
+	idx := mustOpen(t)
+	ctx := testCtx(t)
+	tenant := "wvtest-" + uuid.NewString()
+	dropTenantAfter(t, idx, tenant)
+	sc := lore.Scope{TenantID: tenant, UserID: "u"}
+	var docs []lore.IndexDoc
+	for i := range 300 {
+		docs = append(docs, lore.IndexDoc{ID: fmt.Sprintf("common-%03d", i), Kind: lore.KindFact, Scope: sc, Text: "dinner again tonight"})
+	}
+	docs = append(docs, lore.IndexDoc{ID: "rare", Kind: lore.KindFact, Scope: sc, Text: "dinner of sushi sushi sushi sushi sushi"})
+	if err := idx.Upsert(ctx, docs); err != nil {
+		t.Fatalf("Upsert: %v", err)
+	}
+	for _, limit := range []int{1, 3} {
+		hits, err := idx.SearchText(ctx, lore.IndexQuery{Scope: sc, Text: "dinner sushi", Limit: limit, Kinds: []lore.DocKind{lore.KindFact}})
+		if err != nil {
+			t.Fatalf("SearchText: %v", err)
+		}
+		if len(hits) == 0 || hits[0].ID != "rare" {
+			t.Fatalf("SearchText(limit %d)=%+v, want the sushi document first (is the collection on BlockMax WAND? see docs/weaviate.md)", limit, hits)
 		}
 	}
 }

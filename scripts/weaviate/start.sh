@@ -79,7 +79,10 @@ URL="http://127.0.0.1:$HTTP_PORT"
 
 # The server inherits none of the caller's Weaviate settings: env -i keeps the
 # run reproducible. Profiling is disabled because it would listen on :6060 on
-# every interface.
+# every interface. USE_INVERTED_SEARCHABLE=false makes new collections use the
+# classic BM25 index: Weaviate 1.35.2's BlockMax WAND index prunes matches of
+# recently written, not yet flushed terms from limited BM25 queries (fixed
+# upstream after 1.35.2, weaviate/weaviate#11780); see docs/weaviate.md.
 env -i \
 	PATH="$PATH" HOME="$HOME" \
 	PERSISTENCE_DATA_PATH="$DATA_DIR" \
@@ -98,6 +101,7 @@ env -i \
 	GRPC_PORT="$GRPC_PORT" \
 	DISABLE_TELEMETRY=true \
 	GO_PROFILING_DISABLE=true \
+	USE_INVERTED_SEARCHABLE=false \
 	QUERY_DEFAULTS_LIMIT=25 \
 	LOG_LEVEL="${WEAVIATE_LOG_LEVEL:-warning}" \
 	nohup "$BIN" --host 127.0.0.1 --port "$HTTP_PORT" --scheme http >"$LOG_FILE" 2>&1 &
