@@ -49,11 +49,6 @@ func openSession(path string, threads int) (*ort.DynamicAdvancedSession, error) 
 		// Shapes change with every batch, so planned memory patterns would
 		// only be recomputed and kept.
 		func() error { return opts.SetMemPattern(false) },
-		// Idle worker threads sleep instead of spinning: lore shares its
-		// cores with the HTTP server, the store and the ingestion workers,
-		// and spinning threads took half the CPU from them in benchmarks on a
-		// busy machine (embed/README.md).
-		func() error { return opts.AddSessionConfigEntry("session.intra_op.allow_spinning", "0") },
 	} {
 		if err := set(); err != nil {
 			return nil, fmt.Errorf("minilm: session options: %w", err)
