@@ -25,7 +25,7 @@ func TestDurabilitySettings(t *testing.T) {
 		{"writer journal", "journal_mode", "wal"},
 		{"writer sync is FULL", "synchronous", "2"},
 		{"writer foreign keys", "foreign_keys", "1"},
-		{"schema version", "user_version", "2"},
+		{"schema version", "user_version", "3"},
 	}
 	for _, c := range cases {
 		var got string
@@ -76,8 +76,8 @@ func TestMigrateIsIdempotent(t *testing.T) {
 			t.Fatalf("Open %d: %v", i, err)
 		}
 		var v int
-		if err := st.w.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != 2 {
-			t.Errorf("open %d: user_version=%d err=%v, want 2", i, v, err)
+		if err := st.w.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != 3 {
+			t.Errorf("open %d: user_version=%d err=%v, want 3", i, v, err)
 		}
 		if err := st.Close(); err != nil {
 			t.Fatalf("Close %d: %v", i, err)
@@ -155,7 +155,7 @@ func TestMigrateUpgradesOlderSchema(t *testing.T) {
 		t.Fatalf("Open: %v", err)
 	}
 	// Turn the file back into a version 1 database.
-	for _, q := range []string{"DROP INDEX entities_user_name", "DROP INDEX entity_aliases_user", "PRAGMA user_version = 1"} {
+	for _, q := range []string{"DROP INDEX entities_user_name", "DROP INDEX entity_aliases_user", "DROP INDEX episodes_run", "PRAGMA user_version = 1"} {
 		if _, err := st.w.ExecContext(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
@@ -170,12 +170,12 @@ func TestMigrateUpgradesOlderSchema(t *testing.T) {
 	defer st.Close()
 	var n int
 	if err := st.r.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = 'index'
-		AND name IN ('entities_user_name', 'entity_aliases_user')`).Scan(&n); err != nil || n != 2 {
-		t.Errorf("indexes of migration 2 after reopen=%d err=%v, want 2", n, err)
+		AND name IN ('entities_user_name', 'entity_aliases_user', 'episodes_run')`).Scan(&n); err != nil || n != 3 {
+		t.Errorf("indexes of migrations 2 and 3 after reopen=%d err=%v, want 3", n, err)
 	}
 	var v int
-	if err := st.r.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != 2 {
-		t.Errorf("user_version=%d err=%v, want 2", v, err)
+	if err := st.r.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != 3 {
+		t.Errorf("user_version=%d err=%v, want 3", v, err)
 	}
 }
 

@@ -37,6 +37,8 @@ func TestQueryPlansUseIndexes(t *testing.T) {
 	must("episodes_user", "episodes of a user", q, a)
 	q, a = episodeQuery(lore.EpisodeFilter{Scope: agent})
 	must("episodes_agent", "episodes of an agent", q, a)
+	q, a = episodeQuery(lore.EpisodeFilter{Scope: lore.Scope{TenantID: "t", UserID: "u", RunID: "r"}})
+	must("episodes_run", "episodes of a run", q, a)
 	q, a = episodeQuery(lore.EpisodeFilter{Scope: user, IDs: []string{"x", "y"}})
 	must("sqlite_autoindex_episodes_1", "episodes by id", q, a)
 	q, a = factQuery(lore.FactFilter{Scope: user, Limit: 20}, now)
