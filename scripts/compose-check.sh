@@ -111,6 +111,8 @@ need("LORE_WEAVIATE_API_KEY" in str(env_of(services.get("weaviate")).get("AUTHEN
 wenv = env_of(services.get("weaviate"))
 need(wenv.get("DEFAULT_VECTORIZER_MODULE") == "none", "weaviate: DEFAULT_VECTORIZER_MODULE must be none (Lore supplies vectors)")
 need(wenv.get("PERSISTENCE_DATA_PATH"), "weaviate: PERSISTENCE_DATA_PATH is not set")
+need(str(wenv.get("USE_INVERTED_SEARCHABLE")).lower() == "false",
+     "weaviate: USE_INVERTED_SEARCHABLE must be false (1.35.2's BlockMax WAND loses BM25 matches; docs/weaviate.md)")
 
 declared = set((doc.get("volumes") or {}).keys())
 mounts = {"neo4j": "/data", "weaviate": wenv.get("PERSISTENCE_DATA_PATH"), "lore": env.get("LORE_DATA_DIR")}
