@@ -1,5 +1,7 @@
 package retrieve
 
+import "time"
+
 // Fusion modes for Config.Fusion.
 const (
 	FusionWeighted = "weighted" // weighted sum of per-signal normalised scores
@@ -25,6 +27,9 @@ type Signals struct {
 	// Temporal boosts candidates whose time falls in a time expression of
 	// the query ("last week").
 	Temporal bool `json:"temporal"`
+	// Context gives the turns next to the best episode hits a share of
+	// their score: an answer follows its question.
+	Context bool `json:"context"`
 }
 
 // Weights are the fusion weights of the signals, applied to scores
@@ -36,6 +41,10 @@ type Weights struct {
 	Temporal float64 `json:"temporal"`
 	// Expansion weighs the BM25 search for the expansion terms alone.
 	Expansion float64 `json:"expansion"`
+	// ContextPrev and ContextNext are the shares of a strong hit's fused
+	// score that the turn before and the turn after it receive.
+	ContextPrev float64 `json:"context_prev"`
+	ContextNext float64 `json:"context_next"`
 }
 
 // Config tunes the pipeline.
@@ -77,6 +86,16 @@ type Config struct {
 	// SourceDiversity defers a result whose source episodes the results
 	// above it already cover, so the top k shows k different things.
 	SourceDiversity bool `json:"source_diversity"`
+	// ContextSeeds is how many of the best episodes lend score to their
+	// neighbouring turns (Signals.Context).
+	ContextSeeds int `json:"context_seeds"`
+	// ContextWindow is how far apart in time two turns may be and still be
+	// neighbours.
+	ContextWindow time.Duration `json:"context_window"`
+	// MaxFactSources bounds the sources shown with a fact result: those
+	// that scored best for the query, then the latest (0: all). A fact
+	// merged from many turns would otherwise stand for all of them.
+	MaxFactSources int `json:"max_fact_sources"`
 	// ContextChars bounds Response.Context.
 	ContextChars int `json:"context_chars"`
 }
@@ -84,8 +103,8 @@ type Config struct {
 // DefaultConfig returns the tuned defaults: every signal on, weighted fusion.
 func DefaultConfig() Config {
 	return Config{
-		Signals:             Signals{BM25: true, Dense: true, Graph: true, EntityExpansion: true, Temporal: true},
-		Weights:             Weights{BM25: 1.0, Dense: 1.0, Graph: 0.5, Temporal: 0.3, Expansion: 0.3},
+		Signals:             Signals{BM25: true, Dense: true, Graph: true, EntityExpansion: true, Temporal: true, Context: true},
+		Weights:             Weights{BM25: 1.0, Dense: 1.0, Graph: 0.5, Temporal: 0.3, Expansion: 0.3, ContextPrev: 0.4, ContextNext: 0.6},
 		Normalize:           NormalizeMax,
 		Fusion:              FusionWeighted,
 		RRFK:                60,
@@ -101,6 +120,9 @@ func DefaultConfig() Config {
 		RecencyHalfLifeDays: 180,
 		DuplicateSimilarity: 0.9,
 		SourceDiversity:     true,
+		ContextSeeds:        10,
+		ContextWindow:       time.Hour,
+		MaxFactSources:      3,
 		ContextChars:        6000,
 	}
 }

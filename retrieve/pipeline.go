@@ -59,9 +59,15 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		f = fuseWeighted(c.signals, cfg.Normalize == NormalizeMax)
 	}
 
+	if cfg.Signals.Context && cfg.ContextSeeds > 0 {
+		if err := p.spreadContext(ctx, c, f); err != nil {
+			return nil, err
+		}
+	}
+
 	ordered := p.filter(req, now, c, f)
 	ordered = diversify(ordered, req.TopK, cfg.DuplicateSimilarity, cfg.SourceDiversity)
-	if err := p.attachSources(ctx, req.Scope, ordered); err != nil {
+	if err := p.attachSources(ctx, req.Scope, ordered, f.Scores, cfg.MaxFactSources); err != nil {
 		return nil, err
 	}
 	resp := &Response{Results: make([]Result, 0, len(ordered)), Entities: c.entities}
@@ -559,13 +565,16 @@ func overlaps(start, end time.Time, since, until *time.Time) bool {
 	return true
 }
 
-// attachSources fills each result's sources: a fact's source episodes, an
-// episode itself. Source episodes outside the scope are never shown.
-func (p *Pipeline) attachSources(ctx context.Context, scope lore.Scope, results []Result) error {
+// attachSources fills each result's sources: an episode itself, or a
+// fact's source episodes, at most maxFact of them (0: all) chosen by
+// factSources. Source episodes outside the scope are never shown.
+func (p *Pipeline) attachSources(ctx context.Context, scope lore.Scope, results []Result, scores map[string]float64, maxFact int) error {
 	var ids []string
-	for _, r := range results {
+	chosen := make([][]string, len(results))
+	for i, r := range results {
 		if r.Fact != nil {
-			ids = append(ids, r.Fact.SourceEpisodeIDs...)
+			chosen[i] = factSources(r.Fact.SourceEpisodeIDs, scores, maxFact)
+			ids = append(ids, chosen[i]...)
 		}
 	}
 	byID := map[string]*lore.Episode{}
@@ -587,7 +596,7 @@ func (p *Pipeline) attachSources(ctx context.Context, scope lore.Scope, results 
 		case r.Episode != nil:
 			r.Sources = append(r.Sources, sourceOf(r.Episode))
 		case r.Fact != nil:
-			for _, id := range r.Fact.SourceEpisodeIDs {
+			for _, id := range chosen[i] {
 				if ep := byID[id]; ep != nil {
 					r.Sources = append(r.Sources, sourceOf(ep))
 				}
@@ -595,6 +604,22 @@ func (p *Pipeline) attachSources(ctx context.Context, scope lore.Scope, results 
 		}
 	}
 	return nil
+}
+
+// factSources picks at most n (0: all) of a fact's source episodes: those
+// the query scored, best first, then the rest latest first (sources are
+// kept in the order they were merged). A fact stated in thirty turns then
+// points to the turns that matter for this query, not to all thirty.
+func factSources(ids []string, scores map[string]float64, n int) []string {
+	if n <= 0 || len(ids) <= n {
+		return ids
+	}
+	out := make([]string, 0, len(ids))
+	for i := len(ids) - 1; i >= 0; i-- {
+		out = append(out, ids[i])
+	}
+	sort.SliceStable(out, func(i, j int) bool { return scores[out[i]] > scores[out[j]] })
+	return out[:n]
 }
 
 func sourceOf(ep *lore.Episode) Source {
@@ -607,6 +632,10 @@ func explain(signals []signal, f fused, id string) map[string]float64 {
 	out := map[string]float64{SignalFused: f.Scores[id]}
 	for _, s := range signals {
 		out[s.Name] = f.Details[id][s.Name]
+	}
+	// The context share is added after fusion, not as a signal.
+	if v, ok := f.Details[id][SignalContext]; ok {
+		out[SignalContext] = v
 	}
 	return out
 }

@@ -474,3 +474,84 @@ func TestSearchValidates(t *testing.T) {
 		t.Fatalf("empty store: %+v, %v; want empty non-nil results and entities", resp, err)
 	}
 }
+
+// TestSearchContextFindsTheAnswerTurn checks that the turn after a strong
+// hit surfaces even though it shares no word with the query: in dialogue
+// the question holds the words and the next turn the answer.
+func TestSearchContextFindsTheAnswerTurn(t *testing.T) {
+	w := newWorld(t, nil)
+	sc := lore.Scope{TenantID: "t1", UserID: "u1"}
+	turn := func(min int, speaker, text string) *lore.Episode {
+		ep := &lore.Episode{Scope: sc, Role: "user", Speaker: speaker, Content: text, OccurredAt: w.base.Add(time.Duration(min) * time.Minute)}
+		if err := w.store.AddEpisodes(w.ctx, []*lore.Episode{ep}); err != nil {
+			t.Fatalf("AddEpisodes: %v", err)
+		}
+		w.index(lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: sc, Text: retrieve.EpisodeKey(ep, nil), Time: ep.OccurredAt})
+		return ep
+	}
+	turn(0, "Ann", "The weather has been lovely all week.")
+	q := turn(1, "Ann", "Any tips for getting started with adoption?")
+	answer := turn(2, "Bea", "Find an agency or a lawyer first, then gather references and medical checks.")
+	for i := range 8 {
+		turn(100+i, "Ann", "Adoption is such a big step, "+strings.Repeat("really ", i)+"big.")
+	}
+	turn(300*24*60, "Bea", "A much later reply about paperwork.")
+
+	for _, tc := range []struct {
+		name    string
+		context bool
+		want    bool
+	}{
+		{"with context", true, true},
+		{"without context", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := w.pipeline()
+			p.Config.Signals = retrieve.Signals{BM25: true, Context: tc.context}
+			resp := search(t, p, retrieve.Request{Scope: sc, Query: "tips for getting started with adoption", TopK: 3, Explain: true})
+			ids := resultIDs(resp.Results)
+			if len(ids) == 0 || ids[0] != q.ID {
+				t.Fatalf("first result = %v, want the question turn %s", memories(resp.Results), q.ID)
+			}
+			if got := slices.Contains(ids, answer.ID); got != tc.want {
+				t.Fatalf("answer turn in top 3 = %v, want %v; got %q", got, tc.want, memories(resp.Results))
+			}
+			if tc.want {
+				i := slices.Index(ids, answer.ID)
+				if resp.Results[i].ScoreDetails[retrieve.SignalContext] <= 0 {
+					t.Errorf("answer's %s score = %v, want > 0", retrieve.SignalContext, resp.Results[i].ScoreDetails)
+				}
+			}
+		})
+	}
+}
+
+// TestSearchBoundsFactSources checks that a fact merged from many turns
+// shows only MaxFactSources of them, latest first when none scored.
+func TestSearchBoundsFactSources(t *testing.T) {
+	w := newWorld(t, nil)
+	sc := lore.Scope{TenantID: "t1", UserID: "u1"}
+	ann := w.entity(sc, "Ann", "person")
+	var eps []*lore.Episode
+	for i := range 6 {
+		eps = append(eps, w.episode(sc, i, "Ann", "hello there "+strings.Repeat("x", i), nil))
+	}
+	w.fact(sc, 0, ann, "likes", nil, "pottery", "Ann likes pottery", eps...)
+	p := w.pipeline()
+	p.Config.Signals = retrieve.Signals{BM25: true}
+	p.Config.MaxFactSources = 2
+	resp := search(t, p, retrieve.Request{Scope: sc, Query: "pottery", Kinds: []lore.DocKind{lore.KindFact}})
+	if len(resp.Results) != 1 {
+		t.Fatalf("len(results) = %d, want 1", len(resp.Results))
+	}
+	var got []string
+	for _, s := range resp.Results[0].Sources {
+		got = append(got, s.EpisodeID)
+	}
+	if want := []string{eps[5].ID, eps[4].ID}; !slices.Equal(got, want) {
+		t.Errorf("sources = %v, want %v", got, want)
+	}
+	if n := len(resp.Results[0].Fact.SourceEpisodeIDs); n != 6 {
+		t.Errorf("fact keeps %d source ids, want 6", n)
+	}
+}
