@@ -25,6 +25,12 @@ func diversify(results []Result, k int, threshold float64, bySource bool) []Resu
 			set := stemSet(r.Memory)
 			dup := false
 			for _, other := range kept {
+				// |a ∩ b| / |a ∪ b| is at most min/max of the sizes, so
+				// sets of very different sizes need no comparing.
+				lo, hi := min(len(set), len(other)), max(len(set), len(other))
+				if float64(lo) < threshold*float64(hi) {
+					continue
+				}
 				if jaccard(set, other) >= threshold {
 					dup = true
 					break
