@@ -26,6 +26,9 @@ type analysis struct {
 // maxNGram is the longest n-gram looked up as an entity name.
 const maxNGram = 3
 
+// maxNGrams bounds the n-grams of one query looked up as entity names.
+const maxNGrams = 96
+
 // analyse tokenizes a query and resolves its time expressions with parse
 // (nil: none) against ref.
 func analyse(query string, ref time.Time, parse func(string, time.Time) []TimeSpan) analysis {
@@ -39,6 +42,11 @@ func analyse(query string, ref time.Time, parse func(string, time.Time) []TimeSp
 		}
 	}
 	a.NGrams = ngrams(a.Words, maxNGram)
+	// A pasted paragraph would otherwise send hundreds of names to the
+	// entity lookup; the longest n-grams come first and are kept.
+	if len(a.NGrams) > maxNGrams {
+		a.NGrams = a.NGrams[:maxNGrams]
+	}
 	if parse != nil {
 		a.Spans = parse(query, ref)
 	}

@@ -1,7 +1,9 @@
 package retrieve
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -77,6 +79,20 @@ func TestAnalyse(t *testing.T) {
 				t.Errorf("FirstPerson = %v, want %v", a.FirstPerson, tt.firstPerson)
 			}
 		})
+	}
+}
+
+func TestAnalyseBoundsNGrams(t *testing.T) {
+	var ws []string
+	for i := range 202 {
+		ws = append(ws, fmt.Sprintf("word%d", i))
+	}
+	a := analyse(strings.Join(ws, " "), time.Time{}, nil)
+	if len(a.NGrams) != maxNGrams {
+		t.Fatalf("len(NGrams) = %d, want %d", len(a.NGrams), maxNGrams)
+	}
+	if len(a.Terms) != 202 {
+		t.Fatalf("len(Terms) = %d, want every one of the 202 content words", len(a.Terms))
 	}
 }
 
