@@ -183,3 +183,59 @@ func TestHotQueriesUseIndexes(t *testing.T) {
 		})
 	}
 }
+
+// TestDeleteScopeInBatches deletes a scope two nodes per transaction, so
+// every kind of record takes several batches, and checks the counts.
+func TestDeleteScopeInBatches(t *testing.T) {
+	url := os.Getenv("LORE_TEST_NEO4J_URL")
+	if url == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("LORE_TEST_NEO4J_URL is not set under CI=true; start one with scripts/neo4j/start.sh")
+		}
+		t.Skip("set LORE_TEST_NEO4J_URL; start one with scripts/neo4j/start.sh")
+	}
+	ctx := context.Background()
+	st, err := Open(ctx, Config{URL: url, Username: os.Getenv("LORE_TEST_NEO4J_USER"), Password: os.Getenv("LORE_TEST_NEO4J_PASSWORD")})
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	defer st.Close()
+	st.deleteBatch = 2
+	sc := lore.Scope{TenantID: "neo4j-batch-" + uuid.NewString(), UserID: "alice"}
+	var eps []*lore.Episode
+	for i := range 5 {
+		eps = append(eps, &lore.Episode{Scope: sc, Role: "user", Content: fmt.Sprint("episode ", i)})
+	}
+	if err := st.AddEpisodes(ctx, eps); err != nil {
+		t.Fatalf("AddEpisodes: %v", err)
+	}
+	var ents []*lore.Entity
+	for i := range 3 {
+		e, err := st.MergeEntity(ctx, &lore.Entity{Scope: sc, Name: fmt.Sprint("entity ", i)})
+		if err != nil {
+			t.Fatalf("MergeEntity: %v", err)
+		}
+		ents = append(ents, e)
+	}
+	for i := range 4 {
+		if _, _, err := st.MergeFact(ctx, &lore.Fact{Scope: sc, SubjectID: ents[i%3].ID, Predicate: "likes",
+			Object: fmt.Sprint("thing ", i)}, "test"); err != nil {
+			t.Fatalf("MergeFact: %v", err)
+		}
+	}
+	got, err := st.DeleteScope(ctx, sc)
+	if err != nil {
+		t.Fatalf("DeleteScope: %v", err)
+	}
+	if want := (lore.DeleteStats{Episodes: 5, Entities: 3, Facts: 4}); got != want {
+		t.Errorf("DeleteScope stats=%+v, want %+v", got, want)
+	}
+	// The episodes' ADD events went with them.
+	if _, err := st.History(ctx, sc, eps[0].ID); lore.ErrorCode(err) != lore.ENOTFOUND {
+		t.Errorf("History after DeleteScope: err=%v, want ENOTFOUND", err)
+	}
+	left, err := st.FindEpisodes(ctx, lore.EpisodeFilter{Scope: sc})
+	if err != nil || len(left) != 0 {
+		t.Errorf("FindEpisodes after DeleteScope: %d episodes, err=%v, want none", len(left), err)
+	}
+}

@@ -7,7 +7,7 @@ import (
 )
 
 // DeleteScope removes every episode, entity, fact, job and history event
-// the scope Contains, in batches of deleteBatch nodes per transaction so
+// the scope Contains, in batches of 5,000 nodes per transaction so
 // that deleting a large user never needs one huge transaction.
 func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteStats, error) {
 	var stats lore.DeleteStats
@@ -16,7 +16,7 @@ func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteS
 	}
 	sh := scopeShape(scope)
 	params := scopeParams(scope)
-	params["batch"] = int64(deleteBatch)
+	params["batch"] = int64(s.deleteBatch)
 	for _, step := range []struct {
 		stmt  string
 		count *int
@@ -43,7 +43,7 @@ func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteS
 			if step.count != nil {
 				*step.count += int(n)
 			}
-			if n < deleteBatch {
+			if n < int64(s.deleteBatch) {
 				break
 			}
 		}

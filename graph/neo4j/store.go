@@ -47,6 +47,8 @@ type Store struct {
 	// fixed set of query strings and reuses their plans.
 	rendered sync.Map
 	now      func() time.Time
+	// deleteBatch is how many nodes one DeleteScope transaction removes.
+	deleteBatch int
 }
 
 // Tuning of the walks and batches; constants so that every deployment runs
@@ -54,8 +56,8 @@ type Store struct {
 const (
 	// neighborFanout bounds how many neighbour entities a two-hop walk expands.
 	neighborFanout = 200
-	// deleteBatch is how many nodes one DeleteScope transaction removes.
-	deleteBatch = 5000
+	// defaultDeleteBatch is how many nodes one DeleteScope transaction removes.
+	defaultDeleteBatch = 5000
 	// defaultNeighborhoodLimit applies when a NeighborhoodQuery sets no limit.
 	defaultNeighborhoodLimit = 1000
 	// noLimit stands for "no limit" in SKIP/LIMIT clauses.
@@ -87,7 +89,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, fmt.Errorf("neo4j: connect %s: %w: %w", cfg.URL,
 			lore.Errorf(lore.EUNAVAILABLE, "neo4j at %s is unavailable", cfg.URL), err)
 	}
-	s := &Store{driver: driver, db: cfg.Database, now: time.Now}
+	s := &Store{driver: driver, db: cfg.Database, now: time.Now, deleteBatch: defaultDeleteBatch}
 	if err := s.parse(); err != nil {
 		_ = driver.Close(ctx)
 		return nil, err
