@@ -24,12 +24,28 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 		t.Fatalf("openapi=%q, want 3.x", doc.OpenAPI)
 	}
 	documented := map[string]bool{}
+	opIDs := map[string]string{}
 	for path, ops := range doc.Paths {
-		for method := range ops {
+		for method, raw := range ops {
 			if method == "parameters" {
 				continue
 			}
-			documented[strings.ToUpper(method)+" "+path] = true
+			route := strings.ToUpper(method) + " " + path
+			documented[route] = true
+			var op struct {
+				OperationID string                     `json:"operationId"`
+				Responses   map[string]json.RawMessage `json:"responses"`
+			}
+			if err := json.Unmarshal(raw, &op); err != nil {
+				t.Fatalf("%s: %v", route, err)
+			}
+			if op.OperationID == "" || len(op.Responses) == 0 {
+				t.Errorf("%s: operationId %q, %d responses; want both", route, op.OperationID, len(op.Responses))
+			}
+			if other, dup := opIDs[op.OperationID]; dup {
+				t.Errorf("operationId %q is used by %s and %s", op.OperationID, other, route)
+			}
+			opIDs[op.OperationID] = route
 		}
 	}
 	param := regexp.MustCompile(`:([A-Za-z_]+)`)
