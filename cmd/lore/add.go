@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -36,9 +37,7 @@ type scopeFlags struct {
 	Tenant, User, Agent, Run string
 }
 
-func (s *scopeFlags) register(fs interface {
-	StringVar(p *string, name, value, usage string)
-}, e *env) {
+func (s *scopeFlags) register(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&s.Tenant, "tenant", e.str("LORE_TENANT", lore.DefaultTenant), "tenant (env LORE_TENANT)")
 	fs.StringVar(&s.User, "user", "", "user id")
 	fs.StringVar(&s.Agent, "agent", "", "agent id")
