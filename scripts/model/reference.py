@@ -93,6 +93,11 @@ TOKENIZER_ONLY = [
     "<html><body>tag soup</body></html>",
     "~`!@#$%^&*()_+-={}[]|\\:;\"'<>,.?/",
     "unaffable unbelievable hypernormalization",
+    "love 🥰 it, melting 🫠 face, goose 🪿 here",  # emoji of Unicode 11, 14 and 15
+    "\U000E0001 tag \U0010FFFD private use",
+    "x\u0378y unassigned code point",
+    "ab\u2028cd\x1cef line separator and file separator",
+    "Ǆ ǅ ẞ ﬃ case and ligatures",
 ]
 
 
