@@ -105,18 +105,22 @@ func parseTime(field, value string) (*time.Time, error) {
 	return nil, lore.Errorf(lore.EINVALID, "%s must be an RFC 3339 time such as 2024-05-01T15:04:05Z, got %q", field, value)
 }
 
-// queryInt reads an optional non-negative integer query parameter.
-func queryInt(c *gin.Context, name string, def, max int) (int, error) {
+// queryInt reads an optional integer query parameter that must lie in
+// [lo, hi]; hi <= 0 means no upper bound.
+func queryInt(c *gin.Context, name string, def, lo, hi int) (int, error) {
 	raw, ok := c.GetQuery(name)
 	if !ok || raw == "" {
 		return def, nil
 	}
 	n, err := strconv.Atoi(raw)
-	if err != nil || n < 0 {
-		return 0, lore.Errorf(lore.EINVALID, "%s must be a non-negative integer, got %q", name, raw)
+	if err != nil {
+		return 0, lore.Errorf(lore.EINVALID, "%s must be an integer, got %q", name, raw)
 	}
-	if max > 0 && n > max {
-		return 0, lore.Errorf(lore.EINVALID, "%s must be at most %d, got %d", name, max, n)
+	if n < lo {
+		return 0, lore.Errorf(lore.EINVALID, "%s must be at least %d, got %d", name, lo, n)
+	}
+	if hi > 0 && n > hi {
+		return 0, lore.Errorf(lore.EINVALID, "%s must be at most %d, got %d", name, hi, n)
 	}
 	return n, nil
 }

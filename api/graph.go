@@ -49,10 +49,7 @@ func (s *Server) userGraph(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	limit, err := queryInt(c, "limit", defaultGraphLimit, maxGraphLimit)
-	if err == nil && limit < 1 {
-		err = lore.Errorf(lore.EINVALID, "limit must be at least 1")
-	}
+	limit, err := queryInt(c, "limit", defaultGraphLimit, 1, maxGraphLimit)
 	if err != nil {
 		s.writeError(c, err)
 		return

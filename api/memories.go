@@ -252,18 +252,12 @@ func (s *Server) listMemories(c *gin.Context) {
 		s.writeError(c, lore.Errorf(lore.EINVALID, "type must be \"fact\" or \"episode\", got %q", kind))
 		return
 	}
-	page, err := queryInt(c, "page", 1, 0)
-	if err == nil && page < 1 {
-		err = lore.Errorf(lore.EINVALID, "page must be at least 1")
-	}
+	page, err := queryInt(c, "page", 1, 1, 0)
 	if err != nil {
 		s.writeError(c, err)
 		return
 	}
-	size, err := queryInt(c, "page_size", defaultPageSize, maxPageSize)
-	if err == nil && size < 1 {
-		err = lore.Errorf(lore.EINVALID, "page_size must be at least 1")
-	}
+	size, err := queryInt(c, "page_size", defaultPageSize, 1, maxPageSize)
 	if err != nil {
 		s.writeError(c, err)
 		return
