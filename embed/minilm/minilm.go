@@ -102,8 +102,9 @@ type Embedder struct {
 	session session
 	info    lore.EmbedderInfo
 
-	closeOnce sync.Once
-	closeErr  error
+	// mu keeps Close from releasing the session under a running Embed.
+	mu     sync.RWMutex
+	closed bool
 }
 
 var _ lore.Embedder = (*Embedder)(nil)
@@ -201,6 +202,11 @@ func (e *Embedder) Tokenizer() *Tokenizer { return e.tok }
 // Texts longer than MaxSeqLength tokens are truncated, as
 // sentence-transformers does.
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	if e.closed {
+		return nil, lore.Errorf(lore.EUNAVAILABLE, "minilm: the embedder is closed")
+	}
 	out := make([][]float32, len(texts))
 	if len(texts) == 0 {
 		return out, nil
@@ -248,12 +254,16 @@ func (e *Embedder) run(ids [][]int32, batch []int, seq int, dst []float32) error
 	return e.session.run(inputIDs, mask, len(batch), seq, dst)
 }
 
-// Close releases the model. Further calls to Embed fail.
+// Close waits for running calls to Embed and releases the model. Later
+// calls to Embed return EUNAVAILABLE; later calls to Close do nothing.
 func (e *Embedder) Close() error {
-	e.closeOnce.Do(func() {
-		e.closeErr = e.session.close()
-	})
-	return e.closeErr
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return nil
+	}
+	e.closed = true
+	return e.session.close()
 }
 
 func readManifest(dir string) (*manifest, error) {

@@ -260,4 +260,10 @@ func TestConcurrentEmbedders(t *testing.T) {
 	if _, err := b.Embed(context.Background(), texts); err != nil {
 		t.Fatalf("Embed after the other embedder closed: %v", err)
 	}
+	if _, err := a.Embed(context.Background(), texts); lore.ErrorCode(err) != lore.EUNAVAILABLE {
+		t.Fatalf("Embed on a closed embedder: err=%v, want EUNAVAILABLE", err)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatalf("second Close: %v", err)
+	}
 }
