@@ -3,6 +3,7 @@ package retrieve
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -96,7 +97,8 @@ func contextBonus(found []neighbourhoodOf, scores map[string]float64, prevWeight
 // adjacent returns the episodes just before and just after ep in its own
 // scope, in the store's order (occurrence time, then storage time), looking
 // no further than window either side: farther turns belong to another
-// conversation.
+// conversation. A neighbour counts only when it is the other side of the
+// dialogue (see replies).
 func (p *Pipeline) adjacent(ctx context.Context, ep *lore.Episode, window time.Duration) (prev, next *lore.Episode, err error) {
 	if window <= 0 || ep.OccurredAt.IsZero() {
 		return nil, nil, nil
@@ -110,13 +112,21 @@ func (p *Pipeline) adjacent(ctx context.Context, ep *lore.Episode, window time.D
 		if e.ID != ep.ID {
 			continue
 		}
-		if i > 0 && eps[i-1].Scope == ep.Scope {
+		if i > 0 && replies(eps[i-1], ep) {
 			prev = eps[i-1]
 		}
-		if i+1 < len(eps) && eps[i+1].Scope == ep.Scope {
+		if i+1 < len(eps) && replies(eps[i+1], ep) {
 			next = eps[i+1]
 		}
 		break
 	}
 	return prev, next, nil
+}
+
+// replies reports whether two adjacent turns are two sides of a dialogue:
+// same scope, different speaker or role. Two turns of one speaker in a row
+// (as when only the user's side is stored) are separate statements, not a
+// question and its answer.
+func replies(a, b *lore.Episode) bool {
+	return a.Scope == b.Scope && (a.Role != b.Role || !strings.EqualFold(a.Speaker, b.Speaker))
 }
