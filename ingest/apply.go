@@ -275,7 +275,9 @@ func (r *batchRun) applyFact(ctx context.Context, xf *lore.ExtractedFact) error 
 		r.reject("fact %q: %s", xf.Text, lore.ErrorMessage(err))
 		return nil
 	}
-	if strings.TrimSpace(xf.Subject) == "" || strings.TrimSpace(xf.Object) == "" {
+	// A name that normalizes to nothing ("-", "…") cannot be stored or
+	// matched; it is dropped, not allowed to fail the batch.
+	if lore.NormalizeName(xf.Subject) == "" || lore.NormalizeName(xf.Object) == "" {
 		r.reject("fact %q lacks a subject or an object", xf.Text)
 		return nil
 	}

@@ -347,12 +347,13 @@ func TestLeaseRenewedWhileRunning(t *testing.T) {
 		calls++
 		mu.Unlock()
 		// Run for several leases.
-		time.Sleep(500 * time.Millisecond)
+		time.Sleep(3 * time.Second)
 		return &lore.Extraction{Extractor: "stub/v1"}, nil
 	}}
 	s, st, idx := newTestService(t, ext)
-	// Long enough that a busy machine does not delay a renewal past it.
-	s.Config.Lease = 150 * time.Millisecond
+	// Renewals come every third of the lease; a second of lease leaves a
+	// loaded CI machine ample slack to renew in time.
+	s.Config.Lease = time.Second
 	res, err := s.Add(context.Background(), AddRequest{Scope: alice(), Infer: true, Messages: msgs(time.Now(), "user", "slow")})
 	if err != nil {
 		t.Fatal(err)

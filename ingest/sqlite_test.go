@@ -287,3 +287,28 @@ func BenchmarkIngestSync(b *testing.B) {
 		})
 	}
 }
+
+// A fact whose object normalizes to nothing ("Nate likes -", seen on LoCoMo)
+// is dropped; the rest of the batch still lands.
+func TestSQLiteDropsUnnameableObject(t *testing.T) {
+	st, idx := openSQLite(t, filepath.Join(t.TempDir(), "lore.db"))
+	ext := stubExtractor{fn: func(_ context.Context, req lore.ExtractRequest) (*lore.Extraction, error) {
+		id := req.Episodes[0].ID
+		return &lore.Extraction{Extractor: "stub", Facts: []lore.ExtractedFact{
+			{Subject: "Nate", Predicate: "likes", Object: "-", Text: "Nate likes -", Confidence: 0.5, EpisodeIDs: []string{id}},
+			{Subject: "Nate", Predicate: "lives_in", Object: "Oslo", ObjectIsEntity: true, Text: "Nate lives in Oslo", Confidence: 0.8, EpisodeIDs: []string{id}},
+		}}, nil
+	}}
+	s := &Service{Store: st, Index: idx, Extractor: ext, Config: testConfig(), Logger: quietLogger()}
+	res, err := s.Add(context.Background(), AddRequest{Scope: alice(), Messages: msgs(time.Now(), "user", "I like - and I live in Oslo"), Infer: true, Sync: true})
+	if err != nil {
+		t.Fatalf("Add: %v, want the unnameable fact dropped and the batch stored", err)
+	}
+	facts, err := st.FindFacts(context.Background(), lore.FactFilter{Scope: alice().WithDefaults()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(facts) != 1 || facts[0].Predicate != "lives_in" {
+		t.Fatalf("facts=%v (events %v), want only lives_in", facts, eventKinds(res.Events))
+	}
+}

@@ -212,7 +212,7 @@ func (c *collector) statements(subject, subjectType, sentence string, spans []te
 			predicate, verb = strings.ToLower(verbWord), strings.ToLower(verbWord)
 		}
 		object := cleanObject(sentence[objStart:objEnd], spans, objStart)
-		if object == "" || isPronoun(object) {
+		if lore.NormalizeName(object) == "" || isPronoun(object) {
 			continue
 		}
 		isName := startsUpper(object) && !st.literal
