@@ -139,7 +139,7 @@ func openBackends(ctx context.Context, cfg backendConfig, log *slog.Logger) (_ *
 	if c, ok := b.Embedder.(io.Closer); ok {
 		b.closers = append(b.closers, c)
 	}
-	if b.Extractor, err = openExtractor(cfg, log); err != nil {
+	if b.Extractor, err = openExtractor(cfg, b.Store, log); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -247,15 +247,18 @@ func openEmbedder(cfg backendConfig, log *slog.Logger) (lore.Embedder, error) {
 	}
 }
 
-// openExtractor opens the extractor named by cfg.Extractor.
-func openExtractor(cfg backendConfig, log *slog.Logger) (lore.Extractor, error) {
+// openExtractor opens the extractor named by cfg.Extractor. The LLM's reply
+// cache lives in the primary store, so re-ingesting the same text after a
+// restart makes no model call.
+func openExtractor(cfg backendConfig, meta lore.MetaStore, log *slog.Logger) (lore.Extractor, error) {
+	llmConfig := llm.Config{BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel, Logger: log, Cache: llm.NewMetaCache(meta)}
 	switch cfg.Extractor {
 	case "rules":
 		return rules.New(), nil
 	case "llm":
-		return llm.New(llm.Config{BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel, Logger: log})
+		return llm.New(llmConfig)
 	case "llm+rules":
-		primary, err := llm.New(llm.Config{BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel, Logger: log})
+		primary, err := llm.New(llmConfig)
 		if err != nil {
 			return nil, err
 		}
