@@ -1,8 +1,36 @@
+# Lore's everyday commands. The two that matter:
+#   make serve   run the server on the embedded default store (fetches the model first)
+#   make test    run every test against real Neo4j, Weaviate and the model (what CI runs)
+
 # model fetches and converts the built-in embedder (all-MiniLM-L6-v2) and
 # ONNX Runtime into $(MODEL_DATA_DIR)/models/all-MiniLM-L6-v2; see
 # scripts/model/fetch.sh. It does nothing when the files are already there.
 MODEL_DATA_DIR ?= ./lore-data
+BENCH_DATA ?= ../shared/bench
 
-.PHONY: model
+.PHONY: model serve build test unit bench-locomo bench-longmemeval
+
 model:
 	scripts/model/fetch.sh $(MODEL_DATA_DIR)
+
+# serve starts even when the model cannot be fetched: lore then warns once and
+# serves BM25 and graph retrieval.
+serve:
+	scripts/model/fetch.sh $(MODEL_DATA_DIR) || echo "warning: model not fetched; serving without dense retrieval" >&2
+	go run ./cmd/lore serve --data-dir $(MODEL_DATA_DIR)
+
+build:
+	go build -o bin/lore ./cmd/lore
+
+test:
+	scripts/test-all.sh
+
+# unit runs the tests that need no server (integration tests skip and say how to start theirs).
+unit:
+	go test ./...
+
+bench-locomo: build
+	bin/lore bench locomo --data $(BENCH_DATA)/locomo/locomo_dev5.json --out bench-locomo.json
+
+bench-longmemeval: build
+	bin/lore bench longmemeval --data $(BENCH_DATA)/longmemeval/longmemeval_s_dev100.jsonl.gz --out bench-longmemeval.json
