@@ -50,6 +50,19 @@ func TestIndex(t *testing.T) {
 	storetest.RunIndex(t, "sqlite", func(tb testing.TB) lore.Index { return mustIndex(tb) })
 }
 
+func TestRetrieval(t *testing.T) {
+	storetest.RunRetrieval(t, "sqlite", func(tb testing.TB) (lore.Store, lore.Index) {
+		st := mustOpen(tb)
+		idx := st.Index()
+		tb.Cleanup(func() {
+			if err := idx.Close(); err != nil {
+				tb.Errorf("Index.Close: %v", err)
+			}
+		})
+		return st, idx
+	})
+}
+
 func TestReopenKeepsData(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "lore.db")
