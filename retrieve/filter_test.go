@@ -118,3 +118,26 @@ func TestNilFilterMatches(t *testing.T) {
 		t.Fatal("nil Filter did not match; want it to match everything")
 	}
 }
+
+// FuzzParseFilter checks that any input either parses into a filter whose
+// Match never panics, or fails with EINVALID; never anything else.
+func FuzzParseFilter(f *testing.F) {
+	for _, seed := range []string{
+		`{"topic": "travel"}`, `{"n": {"gte": 1, "lt": 5}}`, `{"at": {"gte": "2023-05-01T00:00:00Z"}}`,
+		`{"t": {"in": ["a", 1, true]}}`, `null`, `[]`, `{"a": {"in": [[]]}}`, `{"a": 1e999}`, `{"a":`,
+	} {
+		f.Add(seed)
+	}
+	meta := map[string]any{"topic": "travel", "n": 3.0, "at": "2023-05-02T00:00:00Z", "t": true, "a": 1}
+	f.Fuzz(func(t *testing.T, raw string) {
+		flt, err := ParseFilter(json.RawMessage(raw))
+		if err != nil {
+			if code := lore.ErrorCode(err); code != lore.EINVALID {
+				t.Fatalf("ParseFilter(%q) error code %q, want %q", raw, code, lore.EINVALID)
+			}
+			return
+		}
+		flt.Match(meta)
+		flt.Match(nil)
+	})
+}
