@@ -52,7 +52,11 @@ type Response struct {
 	Context  string         `json:"context"`  // prompt-ready text of the results, with dates
 }
 
-// Result is one memory found by a search: a fact or an episode.
+// Result is one memory found by a search: a fact or an episode. Score is the
+// fused score on a 0..1 scale: with weighted fusion, the weighted share of
+// the best score in every signal that found anything (1: first in all of
+// them); with RRF, the sum of reciprocal ranks over its best possible value.
+// Scores compare results of one query; Request.Threshold cuts on them.
 type Result struct {
 	ID           string             `json:"id"`
 	Type         lore.DocKind       `json:"type"`
