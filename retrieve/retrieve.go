@@ -56,7 +56,9 @@ type Response struct {
 // fused score on a 0..1 scale: with weighted fusion, the weighted share of
 // the best score in every signal that found anything (1: first in all of
 // them); with RRF, the sum of reciprocal ranks over its best possible value.
-// Scores compare results of one query; Request.Threshold cuts on them.
+// The context share a turn receives from a neighbouring hit is added on top,
+// so a turn can score slightly above 1. Scores compare results of one
+// query; Request.Threshold cuts on them.
 type Result struct {
 	ID           string             `json:"id"`
 	Type         lore.DocKind       `json:"type"`
