@@ -34,10 +34,10 @@ const maxNGrams = 96
 func analyse(query string, ref time.Time, parse func(string, time.Time) []TimeSpan) analysis {
 	a := analysis{Words: words(query)}
 	for _, w := range a.Words {
-		if firstPersonWords[w] {
+		if isFirstPerson(w) {
 			a.FirstPerson = true
 		}
-		if !stopwords[w] {
+		if !isStopword(w) {
 			a.Terms = append(a.Terms, w)
 		}
 	}
@@ -86,7 +86,7 @@ func ngrams(ws []string, n int) []string {
 	for size := n; size >= 1; size-- {
 		for i := 0; i+size <= len(ws); i++ {
 			g := ws[i : i+size]
-			if stopwords[g[0]] || stopwords[g[len(g)-1]] {
+			if isStopword(g[0]) || isStopword(g[len(g)-1]) {
 				continue
 			}
 			s := lore.NormalizeName(strings.Join(g, " "))
@@ -124,29 +124,40 @@ func stem(w string) string {
 func stemSet(text string) map[string]bool {
 	set := map[string]bool{}
 	for _, w := range words(text) {
-		if !stopwords[w] {
+		if !isStopword(w) {
 			set[stem(w)] = true
 		}
 	}
 	return set
 }
 
-// firstPersonWords mark a query about the user.
-var firstPersonWords = map[string]bool{"i": true, "me": true, "my": true, "mine": true, "myself": true}
-
-// stopwords are function words and question words that carry no topic.
-var stopwords = func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`a an the and or but if then else of at by for with about against between into
-	through during before after above below to from up down in out on off over under again further once here there
-	all any both each few more most other some such no nor not only own same so than too very can will just should
-	now is am are was were be been being have has had having do does did doing would could might must shall may
-	i me my mine myself we us our ours ourselves you your yours yourself yourselves he him his himself she her hers
-	herself it its itself they them their theirs themselves this that these those what which who whom whose when
-	where why how there's what's let's
-	ever also yet still get got go going gone went tell told say said know remember recall mention mentioned
-	s t d ll m o re ve y`) {
-		m[w] = true
+// isFirstPerson reports whether a word marks a query about the user.
+func isFirstPerson(w string) bool {
+	switch w {
+	case "i", "me", "my", "mine", "myself":
+		return true
 	}
-	return m
-}()
+	return false
+}
+
+// isStopword reports whether a word is a function word or question word
+// that carries no topic.
+func isStopword(w string) bool {
+	switch w {
+	case "a", "an", "the", "and", "or", "but", "if", "then", "else", "of", "at", "by", "for", "with", "about",
+		"against", "between", "into", "through", "during", "before", "after", "above", "below", "to", "from", "up",
+		"down", "in", "out", "on", "off", "over", "under", "again", "further", "once", "here", "there", "all",
+		"any", "both", "each", "few", "more", "most", "other", "some", "such", "no", "nor", "not", "only", "own",
+		"same", "so", "than", "too", "very", "can", "will", "just", "should", "now", "is", "am", "are", "was",
+		"were", "be", "been", "being", "have", "has", "had", "having", "do", "does", "did", "doing", "would",
+		"could", "might", "must", "shall", "may", "i", "me", "my", "mine", "myself", "we", "us", "our", "ours",
+		"ourselves", "you", "your", "yours", "yourself", "yourselves", "he", "him", "his", "himself", "she", "her",
+		"hers", "herself", "it", "its", "itself", "they", "them", "their", "theirs", "themselves", "this", "that",
+		"these", "those", "what", "which", "who", "whom", "whose", "when", "where", "why", "how", "there's",
+		"what's", "let's", "ever", "also", "yet", "still", "get", "got", "go", "going", "gone", "went", "tell",
+		"told", "say", "said", "know", "remember", "recall", "mention", "mentioned", "s", "t", "d", "ll", "m", "o",
+		"re", "ve", "y":
+		return true
+	}
+	return false
+}

@@ -37,8 +37,10 @@ type scalar struct {
 	t    time.Time
 }
 
-// rangeOps are the operators of a range condition.
-var rangeOps = map[string]bool{"gte": true, "gt": true, "lte": true, "lt": true}
+// isRangeOp reports whether op is an operator of a range condition.
+func isRangeOp(op string) bool {
+	return op == "gte" || op == "gt" || op == "lte" || op == "lt"
+}
 
 // ParseFilter parses a filter from JSON. Empty input and null give a nil
 // Filter. Anything malformed is EINVALID naming the offending key.
@@ -102,7 +104,7 @@ func parseCondition(key string, raw json.RawMessage) (condition, error) {
 		c := condition{key: key, op: "range", bounds: map[string]scalar{}}
 		kind := ""
 		for op, v := range ops {
-			if !rangeOps[op] {
+			if !isRangeOp(op) {
 				return condition{}, lore.Errorf(lore.EINVALID, "filters.%s: unknown operator %q (want in, gte, gt, lte or lt)", key, op)
 			}
 			b, err := parseBound(v)

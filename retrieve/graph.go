@@ -76,7 +76,7 @@ func expansionTerms(queryWords []string, linked, connected []*lore.Entity, limit
 			if len(out) >= limit {
 				return
 			}
-			if have[w] || stopwords[w] {
+			if have[w] || isStopword(w) {
 				continue
 			}
 			have[w] = true
