@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"sort"
+
+	"github.com/lore-memory/lore/retrieve"
 )
 
 // column is one figure of the Markdown table.
@@ -64,7 +66,12 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 	for n := range r.Ablations {
 		names = append(names, n)
 	}
-	order := map[string]int{"bm25": 0, "dense": 1, "hybrid": 2, "hybrid+graph": 3, "hybrid+graph+entities": 4, "full": 5}
+	// The standard ablations in their own order, each one switch from the
+	// row above; others after them by name.
+	order := map[string]int{}
+	for i, a := range retrieve.Ablations() {
+		order[a.Name] = i
+	}
 	sort.Slice(names, func(i, j int) bool {
 		oi, iok := order[names[i]]
 		oj, jok := order[names[j]]

@@ -135,9 +135,9 @@ type Ablation struct {
 
 // Ablations returns the standard comparison, each step one switch away from
 // the one before: BM25 only, dense only, hybrid (BM25 + dense), + graph
-// expansion, + entity query expansion, and the full pipeline (+ temporal
-// boost). Dense steps need an Embedder; without one they degrade to their
-// other signals.
+// expansion, + entity query expansion, + temporal boost, and the full
+// pipeline (+ context: the turns next to strong hits). Dense steps need an
+// Embedder; without one they degrade to their other signals.
 func Ablations() []Ablation {
 	return []Ablation{
 		{"bm25", Signals{BM25: true}},
@@ -145,6 +145,7 @@ func Ablations() []Ablation {
 		{"hybrid", Signals{BM25: true, Dense: true}},
 		{"hybrid+graph", Signals{BM25: true, Dense: true, Graph: true}},
 		{"hybrid+graph+entities", Signals{BM25: true, Dense: true, Graph: true, EntityExpansion: true}},
+		{"hybrid+graph+entities+temporal", Signals{BM25: true, Dense: true, Graph: true, EntityExpansion: true, Temporal: true}},
 		{"full", DefaultConfig().Signals},
 	}
 }
