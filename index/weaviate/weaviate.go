@@ -254,8 +254,10 @@ func collectionSchema(class string) *models.Class {
 		// A scope filter that matches fewer objects than the flat-search
 		// cutoff (Weaviate's default, 40k) is answered by an exact scan of
 		// the matching objects, which is the common per-user case.
+		// No quantization, even where the server's DEFAULT_QUANTIZATION
+		// asks for it: scores are exact cosines, as in the embedded index.
 		VectorIndexType:   "hnsw",
-		VectorIndexConfig: map[string]any{"distance": "cosine"},
+		VectorIndexConfig: map[string]any{"distance": "cosine", "skipDefaultQuantization": true},
 		InvertedIndexConfig: &models.InvertedIndexConfig{
 			Bm25: &models.BM25Config{K1: 1.2, B: 0.75},
 			// No stop-word list: the embedded FTS5 index has none, and a
