@@ -110,7 +110,8 @@ func BenchmarkSearch(b *testing.B) {
 	}{
 		{"bm25", nil, retrieve.Signals{BM25: true}},
 		{"bm25+graph", nil, retrieve.Signals{BM25: true, Graph: true, EntityExpansion: true, Temporal: true}},
-		{"full+dense", emb, retrieve.Signals{BM25: true, Dense: true, Graph: true, EntityExpansion: true, Temporal: true}},
+		{"bm25+graph+dense", emb, retrieve.Signals{BM25: true, Dense: true, Graph: true, EntityExpansion: true, Temporal: true}},
+		{"default", emb, retrieve.DefaultConfig().Signals},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			p := &retrieve.Pipeline{Graph: w.store, Index: w.idx, Embedder: bc.embedder, Config: retrieve.DefaultConfig()}
