@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -200,8 +201,8 @@ func TestVectorCacheEvictsLeastRecentlySearched(t *testing.T) {
 			t.Fatalf("Upsert: %v", err)
 		}
 	}
-	// Two documents of 4 float32s are 32 bytes: room for two users' sets.
-	st.SetVectorCacheBytes(64)
+	// Two documents of 4 dimensions take 2×4×5 bytes: room for two sets.
+	st.SetVectorCacheBytes(80)
 	search := func(u string) {
 		t.Helper()
 		hits, err := idx.SearchVector(ctx, lore.IndexQuery{Scope: lore.Scope{TenantID: "t", UserID: u}, Vector: vec, Limit: 5})
@@ -237,5 +238,78 @@ func TestVectorCacheEvictsLeastRecentlySearched(t *testing.T) {
 	search("u1")
 	if got, want := cached(), []string{"u1"}; !slices.Equal(got, want) {
 		t.Errorf("cached sets=%v, want the one in use %v", got, want)
+	}
+}
+
+func TestSearchVectorIsExact(t *testing.T) {
+	ctx := context.Background()
+	st, err := Open(ctx, filepath.Join(t.TempDir(), "lore.db"))
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	defer st.Close()
+	idx := st.Index()
+	defer idx.Close()
+	sc := testScope()
+	r := rand.New(rand.NewPCG(1, 2))
+	const dim = 384
+	randomVec := func() []float32 {
+		v := make([]float32, dim)
+		for i := range v {
+			v[i] = float32(r.NormFloat64())
+		}
+		return v
+	}
+	// Random documents, and clusters of near-duplicates whose cosines differ
+	// by less than the int8 quantization error, so that only the exact
+	// rescoring can order them.
+	var docs []lore.IndexDoc
+	for i := range 2000 {
+		v := randomVec()
+		if i%10 == 0 && i > 0 {
+			base := docs[i-1].Vector
+			v = make([]float32, dim)
+			for j := range v {
+				v[j] = base[j] + float32(r.NormFloat64()*0.01)
+			}
+		}
+		docs = append(docs, lore.IndexDoc{ID: "d" + strconv.Itoa(i), Kind: lore.KindFact, Scope: sc, Text: "x", Vector: v})
+	}
+	if err := idx.Upsert(ctx, docs); err != nil {
+		t.Fatalf("Upsert: %v", err)
+	}
+	units := make([][]float32, len(docs))
+	for i, d := range docs {
+		units[i] = unitVector(d.Vector)
+	}
+	for _, parallel := range []int{1 << 30, 100} {
+		st.parallelScan = parallel
+		for qn := range 20 {
+			query := randomVec()
+			if qn%2 == 0 {
+				// Close to a cluster, where near-ties are.
+				query = slices.Clone(docs[qn*10+9].Vector)
+				query[0] += 0.05
+			}
+			const k = 10
+			want := make([]lore.IndexHit, len(docs))
+			qu := unitVector(query)
+			for i, d := range docs {
+				want[i] = lore.IndexHit{ID: d.ID, Kind: d.Kind, Score: dot(qu, units[i])}
+			}
+			slices.SortFunc(want, func(a, b lore.IndexHit) int {
+				if a.Score != b.Score {
+					return cmpDesc(a.Score, b.Score)
+				}
+				return strings.Compare(a.ID, b.ID)
+			})
+			got, err := idx.SearchVector(ctx, lore.IndexQuery{Scope: sc, Vector: query, Limit: k})
+			if err != nil {
+				t.Fatalf("SearchVector: %v", err)
+			}
+			if !slices.Equal(got, want[:k]) {
+				t.Fatalf("parallel threshold %d, query %d: got %v, want exact %v", parallel, qn, got, want[:k])
+			}
+		}
 	}
 }

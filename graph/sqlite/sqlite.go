@@ -59,6 +59,9 @@ type Store struct {
 	// indexMu orders index writes together with their cache updates, so
 	// that the cache applies changes in commit order.
 	indexMu sync.Mutex
+	// parallelScan is the set size from which SearchVector splits its scan
+	// across cores.
+	parallelScan int
 
 	closeMu     sync.Mutex
 	refs        int  // the Store and each open Index view hold one
@@ -91,7 +94,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
-	s := &Store{path: path, w: w, now: time.Now, vectors: newVectorCache(), refs: 1}
+	s := &Store{path: path, w: w, now: time.Now, vectors: newVectorCache(), parallelScan: 20000, refs: 1}
 	if err := s.migrate(ctx); err != nil {
 		w.Close()
 		return nil, err
