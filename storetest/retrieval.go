@@ -146,13 +146,14 @@ func CompareRetrieval(t *testing.T, a, b RetrievalBackend, minTop1 float64) {
 	t.Run(a.Name+"+"+b.Name+"/Compare/TopMemories", func(t *testing.T) {
 		agree := 0
 		for _, q := range fx.Queries {
-			ra := topTexts(wa.search(t, wa.primary, q.Query).Results, RetrievalTopK)
-			rb := topTexts(wb.search(t, wb.primary, q.Query).Results, RetrievalTopK)
+			respA, respB := wa.searchExplain(t, wa.primary, q.Query), wb.searchExplain(t, wb.primary, q.Query)
+			ra, rb := topTexts(respA.Results, RetrievalTopK), topTexts(respB.Results, RetrievalTopK)
 			if len(ra) > 0 && len(rb) > 0 && ra[0] == rb[0] {
 				agree++
 			}
 			if !slices.Equal(ra, rb) {
-				t.Logf("query %q differs:\n  %s: %q\n  %s: %q", q.Query, a.Name, ra, b.Name, rb)
+				t.Logf("query %q differs:\n  %s: %s\n  %s: %s", q.Query,
+					a.Name, explainResults(respA.Results, RetrievalTopK), b.Name, explainResults(respB.Results, RetrievalTopK))
 			}
 			for _, side := range []struct {
 				name  string
@@ -183,6 +184,16 @@ type retrievalWorld struct {
 func (w *retrievalWorld) search(t *testing.T, sc lore.Scope, query string) *retrieve.Response {
 	t.Helper()
 	resp, err := w.pipeline.Search(ctxFor(t), retrieve.Request{Scope: sc, Query: query, TopK: 10, QueryTime: w.now})
+	if err != nil {
+		t.Fatalf("Search(%q) in %s: %v", query, describe(sc), err)
+	}
+	return resp
+}
+
+// searchExplain is search with per-signal scores.
+func (w *retrievalWorld) searchExplain(t *testing.T, sc lore.Scope, query string) *retrieve.Response {
+	t.Helper()
+	resp, err := w.pipeline.Search(ctxFor(t), retrieve.Request{Scope: sc, Query: query, TopK: 10, QueryTime: w.now, Explain: true})
 	if err != nil {
 		t.Fatalf("Search(%q) in %s: %v", query, describe(sc), err)
 	}
@@ -336,6 +347,24 @@ func describeResults(results []retrieve.Result, k int) string {
 		parts = append(parts, fmt.Sprintf("%d:%s %q (%.3f)", i, r.Type, r.Memory, r.Score))
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
+}
+
+// explainResults formats the first k results with their per-signal
+// scores, so a log shows why two backends ranked differently.
+func explainResults(results []retrieve.Result, k int) string {
+	var b strings.Builder
+	for i, r := range results[:min(k, len(results))] {
+		fmt.Fprintf(&b, "\n    %d: %q %.3f", i, r.Memory, r.Score)
+		keys := make([]string, 0, len(r.ScoreDetails))
+		for key := range r.ScoreDetails {
+			keys = append(keys, key)
+		}
+		slices.Sort(keys)
+		for _, key := range keys {
+			fmt.Fprintf(&b, " %s=%.3f", key, r.ScoreDetails[key])
+		}
+	}
+	return b.String()
 }
 
 // containsFold reports whether s contains sub, ignoring case.
