@@ -73,10 +73,11 @@ type vecDoc struct {
 	user, agent, run string
 	time             int64
 	unit             []float32 // the vector scaled to length 1
-	// q8 is unit quantized to int8 (unit ≈ q8/127) and q8err bounds the
-	// difference: ‖unit − q8/127‖. See SearchVector.
-	q8    []int8
-	q8err float64
+	// q8 is unit quantized to int8 (unit ≈ q8·q8scale) and q8err is the
+	// norm of the difference. See SearchVector.
+	q8      []int8
+	q8scale float64
+	q8err   float64
 }
 
 // newVecDoc returns a cached document for a vector, or false when the
@@ -86,8 +87,9 @@ func newVecDoc(id string, kind lore.DocKind, user, agent, run string, time int64
 	if unit == nil {
 		return vecDoc{}, false
 	}
-	q8, q8err := quantize(unit)
-	return vecDoc{id: id, kind: kind, user: user, agent: agent, run: run, time: time, unit: unit, q8: q8, q8err: q8err}, true
+	q8, scale, q8err := quantize(unit)
+	return vecDoc{id: id, kind: kind, user: user, agent: agent, run: run, time: time, unit: unit,
+		q8: q8, q8scale: scale, q8err: q8err}, true
 }
 
 // size is the document's share of the cache in bytes.
@@ -305,15 +307,16 @@ func (x *Index) SearchVector(ctx context.Context, q lore.IndexQuery) ([]lore.Ind
 	set.mu.RLock()
 	defer set.mu.RUnlock()
 	docs := set.docs
-	qq, qerr := quantize(query)
+	qq, qscale, qerr := quantize(query)
 
 	// Exact top-k in two passes. The first reads only the int8 vectors (a
 	// quarter of the memory, which is what bounds a scan of a large set):
-	// with u ≈ q8/127 and the query q ≈ qq/127, the exact cosine lies within
-	// bound = qerr + (1+qerr)·q8err of the approximate one. T is the limit-th
-	// largest lower bound; a document whose upper bound is below T cannot be
-	// in the top limit, since limit documents score at least T. The second
-	// pass rescores the remaining candidates exactly in float32.
+	// with u ≈ q8·s and the query q ≈ qq·sq, the exact cosine q·u lies within
+	// bound = qerr + (1+qerr)·q8err of qq·q8·sq·s (Cauchy-Schwarz, both unit
+	// vectors). T is the limit-th largest lower bound; a document whose upper
+	// bound is below T cannot be in the top limit, since limit documents
+	// score at least T. The second pass rescores the remaining candidates
+	// exactly in float32.
 	parts := 1
 	if len(docs) >= x.s.parallelScan {
 		parts = runtime.GOMAXPROCS(0)
@@ -338,7 +341,7 @@ func (x *Index) SearchVector(ctx context.Context, q lore.IndexQuery) ([]lore.Ind
 				if len(d.q8) != len(qq) || !match(d) {
 					continue
 				}
-				approx := float64(dot8(qq, d.q8)) / (127 * 127)
+				approx := float64(dot8(qq, d.q8)) * qscale * d.q8scale
 				// 1e-6 covers float32 rounding in the stored vectors.
 				bound := qerr + (1+qerr)*d.q8err + 1e-6
 				upper := approx + bound
@@ -440,19 +443,28 @@ func dot(a, b []float32) float64 {
 	return float64(s0 + s1 + s2 + s3)
 }
 
-// quantize returns u (a unit vector) as int8s with u ≈ q/127, and the
-// Euclidean norm of the difference.
-func quantize(u []float32) ([]int8, float64) {
+// quantize returns u as int8s scaled to its largest component, u ≈ q·scale,
+// and the Euclidean norm of the difference. Scaling per vector, not by a
+// fixed 1/127, keeps the error (and so the candidates SearchVector must
+// rescore) several times smaller for embedding-like vectors.
+func quantize(u []float32) ([]int8, float64, float64) {
+	var peak float64
+	for _, x := range u {
+		peak = max(peak, math.Abs(float64(x)))
+	}
 	q := make([]int8, len(u))
+	if peak == 0 {
+		return q, 0, 0
+	}
+	scale := peak / 127
 	var e float64
 	for i, x := range u {
-		r := math.Round(float64(x) * 127)
-		r = max(-127, min(127, r))
+		r := max(-127, min(127, math.Round(float64(x)/scale)))
 		q[i] = int8(r)
-		d := float64(x) - r/127
+		d := float64(x) - r*scale
 		e += d * d
 	}
-	return q, math.Sqrt(e)
+	return q, scale, math.Sqrt(e)
 }
 
 // dot8 returns the dot product of two int8 vectors of equal length.
