@@ -10,9 +10,10 @@
 // never blocks on the writer.
 //
 // Text search ranks with FTS5's BM25 (porter stemming, diacritics folded);
-// vector search is an exact cosine scan over an in-memory, bounded cache of
-// each searched user's (or agent's) vectors, kept in step with every write
-// (see SetVectorCacheBytes).
+// vector search is an exact cosine scan (int8 first pass with error bounds,
+// float32 rescoring) over an in-memory, bounded cache of each searched
+// user's (or agent's) vectors, kept in step with every write (see
+// SetVectorCacheBytes).
 //
 // *Store implements lore.Store. Its Index method returns the lore.Index over
 // the same database: the two ports both name a DeleteScope method, with

@@ -18,15 +18,16 @@ import (
 // SearchVector is an exact cosine scan. Reading and decoding every blob
 // from SQLite on each query would dominate its cost, so the Store keeps, per
 // (tenant, user) and per (tenant, agent) that has been searched, the unit
-// vectors of its documents in memory. A set is loaded on its first search
-// and then kept in step with every Upsert, Delete and DeleteScope, which
-// update it after their transaction commits and while Store.indexMu still
-// orders them. Memory: about 5×dim bytes per document of each loaded set
-// (float32 and int8 copies; 1.9 KiB at 384 dimensions, 190 MiB for a user
-// with 100k documents). The
-// cache holds at most DefaultVectorCacheBytes (see SetVectorCacheBytes):
-// loading a set evicts the least recently searched others until the total
-// fits. A single set larger than the bound is still kept while in use.
+// vectors of its documents in memory, in float32 and as int8 with an error
+// bound (the scan reads the int8 copy and rescores exactly in float32 only
+// what the bound cannot rule out). A set is loaded on its first search and
+// then kept in step with every Upsert, Delete and DeleteScope, which update
+// it after their transaction commits and while Store.indexMu still orders
+// them. Memory: about 5×dim bytes per document of each loaded set (1.9 KiB
+// at 384 dimensions, 190 MiB for a user with 100k documents). The cache
+// holds at most DefaultVectorCacheBytes (see SetVectorCacheBytes): loading a
+// set evicts the least recently searched others until the total fits. A
+// single set larger than the bound is still kept while in use.
 
 // DefaultVectorCacheBytes bounds the vectors the cache holds in memory.
 const DefaultVectorCacheBytes = 1 << 30
@@ -283,7 +284,8 @@ func (s *Store) vectorSet(ctx context.Context, key vecKey) (*vecSet, error) {
 }
 
 // SearchVector ranks the scope's documents by cosine similarity to
-// q.Vector with an exact scan of the cached set (see the vector cache).
+// q.Vector with an exact scan of the cached set (see the vector cache): the
+// hits and scores are those of a full float32 comparison.
 // Documents of another dimension are skipped. A query without a vector
 // finds nothing.
 func (x *Index) SearchVector(ctx context.Context, q lore.IndexQuery) ([]lore.IndexHit, error) {
