@@ -259,10 +259,10 @@ func collectionSchema(class string) *models.Class {
 		VectorIndexType:   "hnsw",
 		VectorIndexConfig: map[string]any{"distance": "cosine", "skipDefaultQuantization": true},
 		InvertedIndexConfig: &models.InvertedIndexConfig{
+			// k1 and b are FTS5's bm25() defaults.
 			Bm25: &models.BM25Config{K1: 1.2, B: 0.75},
 			// No stop-word list: the embedded FTS5 index has none, and a
 			// query such as "who am I" must still match the same documents.
-			// k1 and b are FTS5's bm25() defaults.
 			Stopwords: &models.StopwordConfig{Preset: "none"},
 		},
 		MultiTenancyConfig: &models.MultiTenancyConfig{
@@ -323,7 +323,7 @@ func checkCollection(c *models.Class) error {
 	if c.MultiTenancyConfig == nil || !c.MultiTenancyConfig.Enabled {
 		return lore.Errorf(lore.ECONFLICT, "weaviate collection %s exists without multi-tenancy; drop it or point Lore at another Weaviate", c.Class)
 	}
-	if c.MultiTenancyConfig != nil && !c.MultiTenancyConfig.AutoTenantCreation {
+	if !c.MultiTenancyConfig.AutoTenantCreation {
 		return lore.Errorf(lore.ECONFLICT, "weaviate collection %s exists without autoTenantCreation; enable it or drop the collection", c.Class)
 	}
 	want := collectionSchema(c.Class)
