@@ -344,8 +344,9 @@ func (x *Index) SearchVector(ctx context.Context, q lore.IndexQuery) ([]lore.Ind
 					continue
 				}
 				approx := float64(dot8(qq, d.q8)) * qscale * d.q8scale
-				// 1e-6 covers float32 rounding in the stored vectors.
-				bound := qerr + (1+qerr)*d.q8err + 1e-6
+				// 1e-4 covers float32 rounding, in the stored vectors and
+				// in the rescoring's sums (at most about dim·2⁻²⁴).
+				bound := qerr + (1+qerr)*d.q8err + 1e-4
 				upper := approx + bound
 				// The running threshold only rises, so a document below it
 				// now stays below the final one.
