@@ -93,23 +93,22 @@ func RunRetrieval(t *testing.T, backend string, open func(testing.TB) (lore.Stor
 	}
 
 	users := []struct {
-		name        string
-		scope       lore.Scope
-		foreign     []string // the other user's marker words
-		foreignUser string
+		name    string
+		scope   lore.Scope
+		foreign []string // the other user's marker words
 	}{
-		{"Primary", w.primary, fx.Other.Markers, fx.Other.UserID},
-		{"Other", w.other, nil, fx.Primary.UserID},
+		{"Primary", w.primary, fx.Other.Markers},
+		{"Other", w.other, fx.Primary.Markers},
 	}
 	for _, u := range users {
 		s.run("Retrieval/ScopeIsolation/"+u.name, func(t *testing.T) {
-			queries := make([]string, 0, len(fx.Queries)+len(fx.Other.Markers))
+			queries := make([]string, 0, len(fx.Queries)+len(u.foreign))
 			for _, q := range fx.Queries {
 				queries = append(queries, q.Query)
 			}
 			// The other user's own words are the hardest test: they find
 			// nothing in this scope unless a search leaks.
-			queries = append(queries, fx.Other.Markers...)
+			queries = append(queries, u.foreign...)
 			for _, q := range queries {
 				resp := w.search(t, u.scope, q)
 				checkIsolated(t, q, u.scope, resp, u.foreign)
@@ -298,8 +297,9 @@ func loadRetrievalFixture(t *testing.T) *retrievalFixture {
 	if err := json.Unmarshal(raw, &fx); err != nil {
 		t.Fatalf("retrieval fixture %s: %v", RetrievalFixture, err)
 	}
-	if len(fx.Queries) == 0 || len(fx.Primary.Sessions) == 0 || len(fx.Other.Sessions) == 0 || len(fx.Other.Markers) == 0 {
-		t.Fatalf("retrieval fixture %s: want queries, both users' sessions and the other user's markers", RetrievalFixture)
+	if len(fx.Queries) == 0 || len(fx.Primary.Sessions) == 0 || len(fx.Other.Sessions) == 0 ||
+		len(fx.Primary.Markers) == 0 || len(fx.Other.Markers) == 0 {
+		t.Fatalf("retrieval fixture %s: want queries and both users' sessions and markers", RetrievalFixture)
 	}
 	return &fx
 }
