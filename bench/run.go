@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/lore-memory/lore"
@@ -176,6 +177,11 @@ func (r *Runner) Run(ctx context.Context, ds *Dataset) (*Report, error) {
 func (r *Runner) ingestSession(ctx context.Context, scope lore.Scope, s Session) error {
 	msgs := make([]ingest.Message, 0, len(s.Turns))
 	for _, t := range s.Turns {
+		// A few LongMemEval turns are empty; ingestion refuses them and
+		// there is nothing in them to remember.
+		if strings.TrimSpace(t.Text) == "" {
+			continue
+		}
 		at := t.Time
 		msgs = append(msgs, ingest.Message{Role: t.Role, Content: t.Text, Name: t.Speaker, CreatedAt: &at, SourceID: t.ID})
 	}
