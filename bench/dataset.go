@@ -6,8 +6,10 @@
 package bench
 
 import (
+	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -30,9 +32,10 @@ type Turn struct {
 
 // Session is a dated group of turns, ingested as one request.
 type Session struct {
-	ID    string
-	Time  time.Time
-	Turns []Turn
+	ID     string
+	Number int // LoCoMo's session number; 0 for LongMemEval
+	Time   time.Time
+	Turns  []Turn
 }
 
 // Question is one retrieval query with its gold evidence.
@@ -102,36 +105,65 @@ var (
 	evidenceRe   = regexp.MustCompile(`D:?(\d+):0*(\d+)`)
 )
 
+// locomoLayout is LoCoMo's session time, e.g. "1:56 pm on 8 May, 2023".
+const locomoLayout = "3:04 pm on 2 January, 2006"
+
 // LocomoTime parses LoCoMo's session dates, "1:56 pm on 8 May, 2023".
 func LocomoTime(s string) (time.Time, error) {
-	s = strings.TrimSpace(s)
-	for _, layout := range []string{"3:04 pm on 2 January, 2006", "3:04 pm on 2 Jan, 2006", "3:04 PM on 2 January, 2006"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t, nil
-		}
+	t, err := time.Parse(locomoLayout, strings.TrimSpace(s))
+	if err != nil {
+		return time.Time{}, fmt.Errorf("date_time %q is not like %q", s, "1:56 pm on 8 May, 2023")
 	}
-	return time.Time{}, fmt.Errorf("locomo: unrecognised date %q", s)
+	return t, nil
 }
 
-// LoadLoCoMo reads LoCoMo's JSON: one space per conversation; a turn's
-// image caption stays with its turn; evidence ids are normalised and QA with
-// no valid evidence left are skipped.
+func locomoSessionTime(raw json.RawMessage) (time.Time, error) {
+	var s string
+	if len(raw) == 0 {
+		return time.Time{}, errors.New("the session has no date_time")
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return time.Time{}, errors.New("the session's date_time is not a string")
+	}
+	return LocomoTime(s)
+}
+
+// LoadLoCoMo reads a LoCoMo JSON file (gzip by suffix); see ParseLoCoMo.
 func LoadLoCoMo(path string) (*Dataset, error) {
 	r, err := openMaybeGzip(path)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("locomo: read %s: %w", path, err)
+	}
+	return ParseLoCoMo(data)
+}
+
+// ParseLoCoMo reads LoCoMo's JSON: one space per conversation, one session
+// per dated session_N list, every turn a user message named after its
+// speaker, dated at the session's time plus a second per turn (LoCoMo dates
+// sessions to the minute; the second keeps turns in order), with its dia_id
+// as id and its image caption kept in its text. Empty turns are skipped.
+// Evidence ids are normalised and QA with no valid evidence left are
+// skipped. Both `lore bench` and `lore import` read LoCoMo through it.
+func ParseLoCoMo(data []byte) (*Dataset, error) {
 	var samples []locomoSample
-	if err := json.NewDecoder(r).Decode(&samples); err != nil {
-		return nil, fmt.Errorf("locomo: decode %s: %w", path, err)
+	if err := json.Unmarshal(data, &samples); err != nil {
+		return nil, fmt.Errorf("LoCoMo JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
 	}
 	ds := &Dataset{Name: "locomo", SessionOf: map[string]string{}}
-	for _, s := range samples {
+	for si, s := range samples {
+		if s.SampleID == "" {
+			return nil, fmt.Errorf("LoCoMo sample %d has no sample_id", si)
+		}
 		sp := Space{ID: s.SampleID}
 		var nums []int
-		for k := range s.Conversation {
-			if m := sessionKeyRe.FindStringSubmatch(k); m != nil {
+		for k, raw := range s.Conversation {
+			// Some date keys have no session, and sessions may be empty.
+			if m := sessionKeyRe.FindStringSubmatch(k); m != nil && bytes.HasPrefix(bytes.TrimSpace(raw), []byte("[")) {
 				n, _ := strconv.Atoi(m[1])
 				nums = append(nums, n)
 			}
@@ -139,21 +171,26 @@ func LoadLoCoMo(path string) (*Dataset, error) {
 		sort.Ints(nums)
 		var last time.Time
 		for _, n := range nums {
+			where := fmt.Sprintf("%s session_%d", s.SampleID, n)
 			var turns []locomoTurn
 			if err := json.Unmarshal(s.Conversation[fmt.Sprintf("session_%d", n)], &turns); err != nil {
-				continue // some keys hold no list
+				return nil, fmt.Errorf("LoCoMo %s: %s", where, strings.TrimPrefix(err.Error(), "json: "))
 			}
-			var dateStr string
-			_ = json.Unmarshal(s.Conversation[fmt.Sprintf("session_%d_date_time", n)], &dateStr)
-			at, err := LocomoTime(dateStr)
+			if len(turns) == 0 {
+				continue
+			}
+			at, err := locomoSessionTime(s.Conversation[fmt.Sprintf("session_%d_date_time", n)])
 			if err != nil {
-				return nil, fmt.Errorf("%s session %d: %w", s.SampleID, n, err)
+				return nil, fmt.Errorf("LoCoMo %s: %w", where, err)
 			}
-			sess := Session{ID: fmt.Sprintf("%s/S%d", s.SampleID, n), Time: at}
+			sess := Session{ID: fmt.Sprintf("%s/S%d", s.SampleID, n), Number: n, Time: at}
 			for i, t := range turns {
-				text := t.Text
-				if t.BlipCaption != "" {
-					text += " [shares a photo: " + t.BlipCaption + "]"
+				text := strings.TrimSpace(t.Text)
+				if c := strings.TrimSpace(t.BlipCaption); c != "" {
+					text = strings.TrimSpace(text + " [shared an image: " + c + "]")
+				}
+				if text == "" {
+					continue
 				}
 				sess.Turns = append(sess.Turns, Turn{
 					ID: t.DiaID, SessionID: sess.ID, Role: "user", Speaker: t.Speaker, Text: text,

@@ -91,7 +91,27 @@ func TestLocomoTime(t *testing.T) {
 	if want := time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC); !got.Equal(want) {
 		t.Errorf("LocomoTime=%v, want %v", got, want)
 	}
+	if _, err := LocomoTime(" 7:00 pm on 1 January, 2024 "); err != nil {
+		t.Errorf("LocomoTime with padding: %v", err)
+	}
 	if _, err := LocomoTime("yesterday"); err == nil {
 		t.Error("LocomoTime(yesterday) gave no error")
+	}
+}
+
+func TestParseLoCoMoErrors(t *testing.T) {
+	tests := []struct{ name, data, want string }{
+		{"not a list of samples", `[1, 2]`, "LoCoMo JSON"},
+		{"no sample id", `[{"conversation": {}}]`, "no sample_id"},
+		{"bad date", `[{"sample_id":"x","conversation":{"session_1":[{"speaker":"a","dia_id":"D1:1","text":"hi"}],"session_1_date_time":"yesterday"}}]`, `x session_1: date_time "yesterday"`},
+		{"no date", `[{"sample_id":"x","conversation":{"session_1":[{"speaker":"a","dia_id":"D1:1","text":"hi"}]}}]`, "no date_time"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseLoCoMo([]byte(tt.data))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err=%v, want one containing %q", err, tt.want)
+			}
+		})
 	}
 }

@@ -9,9 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -19,6 +17,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/bench"
 	"github.com/lore-memory/lore/ingest"
 )
 
@@ -241,84 +240,31 @@ func pick(flagValue, recordValue string) string {
 	return recordValue
 }
 
-// locomoSample is one conversation of a LoCoMo file; QA and summaries are
-// not imported.
-type locomoSample struct {
-	SampleID     string                     `json:"sample_id"`
-	Conversation map[string]json.RawMessage `json:"conversation"`
-}
-
-// locomoTurn is one turn of a LoCoMo session.
-type locomoTurn struct {
-	Speaker     string `json:"speaker"`
-	DiaID       string `json:"dia_id"`
-	Text        string `json:"text"`
-	BlipCaption string `json:"blip_caption"`
-}
-
-var sessionKey = regexp.MustCompile(`^session_(\d+)$`)
-
-// locomoDateLayout is LoCoMo's session time, e.g. "1:56 pm on 8 May, 2023".
-const locomoDateLayout = "3:04 pm on 2 January, 2006"
-
-// parseLoCoMo turns each session of each sample into one batch: every turn
-// is a user message named after its speaker, dated at the session's time
-// (plus one second per turn),
-// with its dia_id as source id and its image caption kept in the text. Each
+// parseLoCoMo turns each session of each LoCoMo sample into one batch, as
+// bench.ParseLoCoMo reads them (the same reader `lore bench` uses). Each
 // sample is its own user unless --user names one.
 func parseLoCoMo(data []byte, sf scopeFlags) ([]importBatch, error) {
-	var samples []locomoSample
-	if err := json.Unmarshal(data, &samples); err != nil {
-		return nil, lore.Errorf(lore.EINVALID, "LoCoMo JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+	ds, err := bench.ParseLoCoMo(data)
+	if err != nil {
+		return nil, lore.Errorf(lore.EINVALID, "%s", err)
 	}
 	var out []importBatch
-	for si, s := range samples {
-		if s.SampleID == "" {
-			return nil, lore.Errorf(lore.EINVALID, "LoCoMo sample %d has no sample_id", si)
-		}
-		scope := lore.Scope{TenantID: sf.Tenant, UserID: pick(sf.User, s.SampleID), AgentID: sf.Agent, RunID: sf.Run}.WithDefaults()
+	for _, sp := range ds.Spaces {
+		scope := lore.Scope{TenantID: sf.Tenant, UserID: pick(sf.User, sp.ID), AgentID: sf.Agent, RunID: sf.Run}.WithDefaults()
 		if err := scope.Validate(); err != nil {
-			return nil, lore.Errorf(lore.EINVALID, "LoCoMo sample %s: %s", s.SampleID, lore.ErrorMessage(err))
+			return nil, lore.Errorf(lore.EINVALID, "LoCoMo sample %s: %s", sp.ID, lore.ErrorMessage(err))
 		}
-		var sessions []int
-		for key, raw := range s.Conversation {
-			// Some date keys have no session, and sessions may be empty.
-			if mm := sessionKey.FindStringSubmatch(key); mm != nil && bytes.HasPrefix(bytes.TrimSpace(raw), []byte("[")) {
-				n, _ := strconv.Atoi(mm[1])
-				sessions = append(sessions, n)
-			}
-		}
-		slices.Sort(sessions)
-		for _, n := range sessions {
-			where := fmt.Sprintf("%s session_%d", s.SampleID, n)
-			var turns []locomoTurn
-			if err := json.Unmarshal(s.Conversation[fmt.Sprintf("session_%d", n)], &turns); err != nil {
-				return nil, lore.Errorf(lore.EINVALID, "LoCoMo %s: %s", where, strings.TrimPrefix(err.Error(), "json: "))
-			}
-			if len(turns) == 0 {
+		for _, sess := range sp.Sessions {
+			if len(sess.Turns) == 0 {
 				continue
 			}
-			at, err := locomoDate(s.Conversation[fmt.Sprintf("session_%d_date_time", n)])
-			if err != nil {
-				return nil, lore.Errorf(lore.EINVALID, "LoCoMo %s: %s", where, err)
+			msgs := make([]ingest.Message, 0, len(sess.Turns))
+			for _, t := range sess.Turns {
+				at := t.Time
+				msgs = append(msgs, ingest.Message{Role: t.Role, Name: t.Speaker, Content: t.Text, CreatedAt: &at, SourceID: t.ID})
 			}
-			msgs := make([]ingest.Message, 0, len(turns))
-			for i, t := range turns {
-				text := strings.TrimSpace(t.Text)
-				if c := strings.TrimSpace(t.BlipCaption); c != "" {
-					text = strings.TrimSpace(text + " [shared an image: " + c + "]")
-				}
-				if text == "" {
-					continue
-				}
-				// LoCoMo dates a session to the minute; a second per turn
-				// keeps the turns in order wherever episodes are sorted by
-				// time, as lore bench does.
-				turnAt := at.Add(time.Duration(i) * time.Second)
-				msgs = append(msgs, ingest.Message{Role: "user", Name: t.Speaker, Content: text, CreatedAt: &turnAt, SourceID: t.DiaID})
-			}
-			out = append(out, importBatch{Where: where, Req: ingest.AddRequest{
-				Scope: scope, Messages: msgs, Metadata: map[string]any{"sample_id": s.SampleID, "session": n},
+			out = append(out, importBatch{Where: fmt.Sprintf("%s session_%d", sp.ID, sess.Number), Req: ingest.AddRequest{
+				Scope: scope, Messages: msgs, Metadata: map[string]any{"sample_id": sp.ID, "session": sess.Number},
 			}})
 		}
 	}
@@ -326,20 +272,4 @@ func parseLoCoMo(data []byte, sf scopeFlags) ([]importBatch, error) {
 		return nil, lore.Errorf(lore.EINVALID, "the LoCoMo file holds no sessions")
 	}
 	return out, nil
-}
-
-// locomoDate parses a session's date_time value.
-func locomoDate(raw json.RawMessage) (time.Time, error) {
-	var s string
-	if len(raw) == 0 {
-		return time.Time{}, errors.New("the session has no date_time")
-	}
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return time.Time{}, errors.New("the session's date_time is not a string")
-	}
-	t, err := time.Parse(locomoDateLayout, strings.TrimSpace(s))
-	if err != nil {
-		return time.Time{}, fmt.Errorf("date_time %q is not like %q", s, "1:56 pm on 8 May, 2023")
-	}
-	return t, nil
 }

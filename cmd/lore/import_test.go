@@ -186,27 +186,6 @@ func TestParseImportErrors(t *testing.T) {
 	}
 }
 
-func TestLoCoMoDate(t *testing.T) {
-	tests := []struct {
-		name string
-		raw  string
-		want time.Time
-	}{
-		{"afternoon", `"1:56 pm on 8 May, 2023"`, time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC)},
-		{"morning", `"10:15 am on 3 March, 2024"`, time.Date(2024, 3, 3, 10, 15, 0, 0, time.UTC)},
-		{"noon", `"12:09 pm on 22 July, 2023"`, time.Date(2023, 7, 22, 12, 9, 0, 0, time.UTC)},
-		{"padded", `" 7:00 pm on 1 January, 2024 "`, time.Date(2024, 1, 1, 19, 0, 0, 0, time.UTC)},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := locomoDate(json.RawMessage(tt.raw))
-			if err != nil || !got.Equal(tt.want) {
-				t.Fatalf("locomoDate(%s)=%v, %v; want %v", tt.raw, got, err, tt.want)
-			}
-		})
-	}
-}
-
 func TestImportKeepGoing(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "mixed.jsonl")
