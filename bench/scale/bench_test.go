@@ -28,10 +28,6 @@ import (
 // same data.
 const seed = 1
 
-// ingestWorkers is the number of concurrent writers in the fact-ingest
-// benchmark: ingest.DefaultConfig's worker count.
-var ingestWorkers = ingest.DefaultConfig().Workers
-
 // backend is a store and index pair under benchmark.
 type backend struct {
 	name string
@@ -226,7 +222,7 @@ func forBackends(b *testing.B, fn func(b *testing.B, be backend)) {
 }
 
 // BenchmarkIngestFacts measures fact ingestion as extraction leaves it:
-// MergeFact of new facts from ingestWorkers writers, then Index.Upsert of
+// MergeFact of new facts from ingest.DefaultConfig().Workers writers, then Index.Upsert of
 // the facts and their turns with vectors, in one user's growing graph.
 // One op is one fact.
 func BenchmarkIngestFacts(b *testing.B) {
@@ -235,7 +231,8 @@ func BenchmarkIngestFacts(b *testing.B) {
 		ctx := context.Background()
 		tenant := "scale-ingest-" + uuid.NewString()
 		spec := scale.Spec{Users: 1, FactsPerUser: max(b.N, 100), Seed: seed}
-		l := &scale.Loader{Store: st, Index: idx, Vector: storetest.HashVector, Tenant: tenant, Workers: ingestWorkers}
+		// As many writers as ingestion runs workers by default.
+		l := &scale.Loader{Store: st, Index: idx, Vector: storetest.HashVector, Tenant: tenant, Workers: ingest.DefaultConfig().Workers}
 		p, err := l.Prepare(ctx, spec.Generate(0))
 		if err != nil {
 			b.Fatal(err)
@@ -307,12 +304,6 @@ type dataset struct {
 	embeddedOnly bool
 }
 
-var datasets = []dataset{
-	{"10k-facts-1-user", scale.Spec{Users: 1, FactsPerUser: 10_000, Seed: seed}, false},
-	{"100-facts-x-1000-users", scale.Spec{Users: 1000, FactsPerUser: 100, Seed: seed}, false},
-	{"100k-facts-1-user", scale.Spec{Users: 1, FactsPerUser: 100_000, Seed: seed}, true},
-}
-
 // BenchmarkSearch measures retrieve.Pipeline.Search latency, p50 and p95,
 // per backend and dataset, with the default pipeline without an embedder
 // (BM25 + graph + entity expansion + temporal + context) and with the
@@ -321,6 +312,11 @@ var datasets = []dataset{
 //
 //	go test ./bench/scale -run '^$' -bench Search -benchtime 200x -timeout 2h
 func BenchmarkSearch(b *testing.B) {
+	datasets := []dataset{
+		{"10k-facts-1-user", scale.Spec{Users: 1, FactsPerUser: 10_000, Seed: seed}, false},
+		{"100-facts-x-1000-users", scale.Spec{Users: 1000, FactsPerUser: 100, Seed: seed}, false},
+		{"100k-facts-1-user", scale.Spec{Users: 1, FactsPerUser: 100_000, Seed: seed}, true},
+	}
 	forBackends(b, func(b *testing.B, be backend) {
 		for _, ds := range datasets {
 			b.Run(ds.name, func(b *testing.B) {
