@@ -57,6 +57,14 @@ func diversify(results []Result, k int, threshold float64, bySource bool) []Resu
 		}
 		out = append(out, r)
 	}
+	// A deferred result takes the score of its new place, so that scores
+	// always descend down the list a caller sees; its fused score stays in
+	// ScoreDetails.
+	for i := 1; i < len(out); i++ {
+		if out[i].Score > out[i-1].Score {
+			out[i].Score = out[i-1].Score
+		}
+	}
 	return out
 }
 

@@ -69,6 +69,23 @@ func TestDiversifyBySource(t *testing.T) {
 	}
 }
 
+func TestDiversifyScoresDescend(t *testing.T) {
+	in := []Result{
+		{ID: "e1", Memory: "turn one", Score: 0.9, Episode: &lore.Episode{ID: "e1"}},
+		{ID: "f1", Memory: "fact one", Score: 0.8, Fact: &lore.Fact{ID: "f1", SourceEpisodeIDs: []string{"e1"}}},
+		{ID: "e2", Memory: "turn two", Score: 0.2, Episode: &lore.Episode{ID: "e2"}},
+	}
+	out := diversify(in, 3, 0.9, true)
+	if got := out[2].ID; got != "f1" {
+		t.Fatalf("last=%s, want the deferred fact f1", got)
+	}
+	for i := 1; i < len(out); i++ {
+		if out[i].Score > out[i-1].Score {
+			t.Errorf("score[%d]=%v > score[%d]=%v, want scores that descend", i, out[i].Score, i-1, out[i-1].Score)
+		}
+	}
+}
+
 func TestFormatContext(t *testing.T) {
 	may8 := time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC)
 	jun1 := time.Date(2023, 6, 1, 0, 0, 0, 0, time.UTC)
