@@ -104,7 +104,11 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{
 		Signals:             Signals{BM25: true, Dense: true, Graph: true, EntityExpansion: true, Temporal: true, Context: true},
-		Weights:             Weights{BM25: 1.0, Dense: 1.0, Graph: 0.5, Temporal: 0.3, Expansion: 0.3, ContextPrev: 0.4, ContextNext: 0.6},
+		// Dense at 0.3: cosine similarities are bunched (the 100th
+		// candidate is still near the first), so by-max normalisation
+		// lifts every dense candidate alike; at 1.0 that cost 7 points of
+		// LoCoMo recall@10 against BM25 alone (bench/README.md).
+		Weights:             Weights{BM25: 1.0, Dense: 0.3, Graph: 0.5, Temporal: 0.3, Expansion: 0.3, ContextPrev: 0.4, ContextNext: 0.6},
 		Normalize:           NormalizeMax,
 		Fusion:              FusionWeighted,
 		RRFK:                60,
