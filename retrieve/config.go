@@ -103,7 +103,7 @@ type Config struct {
 // DefaultConfig returns the tuned defaults: every signal on, weighted fusion.
 func DefaultConfig() Config {
 	return Config{
-		Signals:             Signals{BM25: true, Dense: true, Graph: true, EntityExpansion: true, Temporal: true, Context: true},
+		Signals: Signals{BM25: true, Dense: true, Graph: true, EntityExpansion: true, Temporal: true, Context: true},
 		// Dense at 0.3: cosine similarities are bunched (the 100th
 		// candidate is still near the first), so by-max normalisation
 		// lifts every dense candidate alike; at 1.0 that cost 7 points of
