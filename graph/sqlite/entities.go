@@ -32,15 +32,7 @@ func (s *Store) MergeEntity(ctx context.Context, e *lore.Entity) (*lore.Entity, 
 		}
 	}
 	now := s.clock()
-	first, last := normTime(e.FirstSeen), normTime(e.LastSeen)
-	switch {
-	case first.IsZero() && last.IsZero():
-		first, last = now, now
-	case first.IsZero():
-		first = last
-	case last.IsZero():
-		last = first
-	}
+	first, last := seenRange(e.FirstSeen, e.LastSeen, now)
 	mentions := max(e.Mentions, 1)
 
 	var out *lore.Entity

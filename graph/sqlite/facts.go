@@ -47,15 +47,7 @@ func (s *Store) MergeFact(ctx context.Context, f *lore.Fact, actor string) (*lor
 		return nil, "", lore.Errorf(lore.EINVALID, "object is required")
 	}
 	now := s.clock()
-	first, last := normTime(f.FirstSeen), normTime(f.LastSeen)
-	switch {
-	case first.IsZero() && last.IsZero():
-		first, last = now, now
-	case first.IsZero():
-		first = last
-	case last.IsZero():
-		last = first
-	}
+	first, last := seenRange(f.FirstSeen, f.LastSeen, now)
 	ns := f.Scope.Namespace()
 	key := f.ObjectKey()
 	count := max(f.Count, 1)

@@ -269,6 +269,21 @@ func fromNullMicros(v sql.NullInt64) *time.Time {
 // equals what a later read returns.
 func normTime(t time.Time) time.Time { return t.UTC().Truncate(time.Microsecond) }
 
+// seenRange normalizes a record's first and last sighting: a missing end
+// takes the other's value, and with neither both are now.
+func seenRange(first, last, now time.Time) (time.Time, time.Time) {
+	first, last = normTime(first), normTime(last)
+	switch {
+	case first.IsZero() && last.IsZero():
+		return now, now
+	case first.IsZero():
+		return last, last
+	case last.IsZero():
+		return first, first
+	}
+	return first, last
+}
+
 // normTimePtr is normTime for optional times.
 func normTimePtr(t *time.Time) *time.Time {
 	if t == nil {
