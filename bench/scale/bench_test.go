@@ -166,15 +166,8 @@ func loaded(ctx context.Context, st lore.Store, idx lore.Index, tenant string, s
 // address is unset (failing under CI=true).
 func openServers(b *testing.B) (lore.Store, lore.Index) {
 	b.Helper()
-	neoURL, wvURL := os.Getenv("LORE_TEST_NEO4J_URL"), os.Getenv("LORE_TEST_WEAVIATE_URL")
-	if neoURL == "" || wvURL == "" {
-		msg := "LORE_TEST_NEO4J_URL and LORE_TEST_WEAVIATE_URL must be set; start the servers with " +
-			"export $(scripts/neo4j/start.sh | tail -1) $(scripts/weaviate/start.sh | tail -1)"
-		if os.Getenv("CI") == "true" {
-			b.Fatal(msg)
-		}
-		b.Skip(msg)
-	}
+	neoURL := storetest.ServerURL(b, "LORE_TEST_NEO4J_URL", "start a server with `scripts/neo4j/start.sh` and export the LORE_TEST_NEO4J_URL it prints")
+	wvURL := storetest.ServerURL(b, "LORE_TEST_WEAVIATE_URL", "start a server with `scripts/weaviate/install.sh && scripts/weaviate/start.sh` and export the LORE_TEST_WEAVIATE_URL it prints")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	st, err := neo4j.Open(ctx, neo4j.Config{URL: neoURL, Username: os.Getenv("LORE_TEST_NEO4J_USER"), Password: os.Getenv("LORE_TEST_NEO4J_PASSWORD")})

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/lore-memory/lore/storetest"
 )
 
 // fixtureDir holds the reference vectors and the vocabulary, relative to
@@ -60,22 +62,14 @@ func fixtureTokenizer(tb testing.TB) *Tokenizer {
 func modelDir(tb testing.TB) string {
 	tb.Helper()
 	if !cgoEnabled {
-		msg := "the built-in embedder needs cgo: run the tests with CGO_ENABLED=1"
-		if os.Getenv("CI") == "true" {
-			tb.Fatal(msg)
-		}
-		tb.Skip(msg)
+		storetest.Unavailable(tb, "the built-in embedder needs cgo: run the tests with CGO_ENABLED=1")
 	}
 	dir := os.Getenv("LORE_MODEL_DIR")
 	if dir == "" {
 		dir = DefaultModelDir("../../lore-data")
 	}
 	if _, err := os.Stat(filepath.Join(dir, manifestFile)); err != nil {
-		msg := "no all-MiniLM-L6-v2 model in " + dir + ": run `make model` in the repository root, or set LORE_MODEL_DIR"
-		if os.Getenv("CI") == "true" {
-			tb.Fatal(msg)
-		}
-		tb.Skip(msg)
+		storetest.Unavailable(tb, "no all-MiniLM-L6-v2 model in "+dir+": run `make model` in the repository root, or set LORE_MODEL_DIR")
 	}
 	return dir
 }

@@ -13,6 +13,7 @@ import (
 	driver "github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/storetest"
 )
 
 // planLines flattens a profiled plan into one line per operator, indented
@@ -62,13 +63,7 @@ func runAll(t *testing.T, n int, fn func(i int) error) {
 // and fails if any of them starts from a label or full scan instead of an
 // index. The plans are logged (go test -v) and summarized in docs/neo4j.md.
 func TestHotQueriesUseIndexes(t *testing.T) {
-	url := os.Getenv("LORE_TEST_NEO4J_URL")
-	if url == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("LORE_TEST_NEO4J_URL is not set under CI=true; start one with scripts/neo4j/start.sh")
-		}
-		t.Skip("set LORE_TEST_NEO4J_URL; start one with scripts/neo4j/start.sh")
-	}
+	url := storetest.ServerURL(t, "LORE_TEST_NEO4J_URL", "start a server with `scripts/neo4j/start.sh` and export the LORE_TEST_NEO4J_URL it prints")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	st, err := Open(ctx, Config{URL: url, Username: os.Getenv("LORE_TEST_NEO4J_USER"), Password: os.Getenv("LORE_TEST_NEO4J_PASSWORD")})
@@ -187,13 +182,7 @@ func TestHotQueriesUseIndexes(t *testing.T) {
 // TestDeleteScopeInBatches deletes a scope two nodes per transaction, so
 // every kind of record takes several batches, and checks the counts.
 func TestDeleteScopeInBatches(t *testing.T) {
-	url := os.Getenv("LORE_TEST_NEO4J_URL")
-	if url == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("LORE_TEST_NEO4J_URL is not set under CI=true; start one with scripts/neo4j/start.sh")
-		}
-		t.Skip("set LORE_TEST_NEO4J_URL; start one with scripts/neo4j/start.sh")
-	}
+	url := storetest.ServerURL(t, "LORE_TEST_NEO4J_URL", "start a server with `scripts/neo4j/start.sh` and export the LORE_TEST_NEO4J_URL it prints")
 	ctx := context.Background()
 	st, err := Open(ctx, Config{URL: url, Username: os.Getenv("LORE_TEST_NEO4J_USER"), Password: os.Getenv("LORE_TEST_NEO4J_PASSWORD")})
 	if err != nil {

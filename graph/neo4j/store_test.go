@@ -16,14 +16,7 @@ import (
 // fails the run.
 func serverURL(tb testing.TB) string {
 	tb.Helper()
-	url := os.Getenv("LORE_TEST_NEO4J_URL")
-	if url == "" {
-		if os.Getenv("CI") == "true" {
-			tb.Fatal("LORE_TEST_NEO4J_URL is not set under CI=true; start one with scripts/neo4j/start.sh")
-		}
-		tb.Skip("set LORE_TEST_NEO4J_URL; start one with scripts/neo4j/start.sh")
-	}
-	return url
+	return storetest.ServerURL(tb, "LORE_TEST_NEO4J_URL", "start a server with `scripts/neo4j/start.sh` and export the LORE_TEST_NEO4J_URL it prints")
 }
 
 // mustOpen opens a store on the test server and closes it with the test.

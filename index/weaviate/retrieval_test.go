@@ -18,15 +18,7 @@ import (
 // CI=true.
 func openNeo4j(tb testing.TB) *neo4j.Store {
 	tb.Helper()
-	url := os.Getenv("LORE_TEST_NEO4J_URL")
-	if url == "" {
-		msg := "LORE_TEST_NEO4J_URL is not set; start a server with " +
-			"eval \"$(scripts/neo4j/start.sh)\" && export LORE_TEST_NEO4J_URL"
-		if os.Getenv("CI") == "true" {
-			tb.Fatal(msg)
-		}
-		tb.Skip(msg)
-	}
+	url := storetest.ServerURL(tb, "LORE_TEST_NEO4J_URL", "start a server with `scripts/neo4j/start.sh` and export the LORE_TEST_NEO4J_URL it prints")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	st, err := neo4j.Open(ctx, neo4j.Config{

@@ -3,7 +3,6 @@ package weaviate
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -18,16 +17,7 @@ import (
 // the test when none is configured, or failing it under CI=true.
 func serverURL(tb testing.TB) string {
 	tb.Helper()
-	u := os.Getenv("LORE_TEST_WEAVIATE_URL")
-	if u == "" {
-		msg := "LORE_TEST_WEAVIATE_URL is not set; start a server with " +
-			"scripts/weaviate/install.sh && eval \"$(scripts/weaviate/start.sh)\" && export LORE_TEST_WEAVIATE_URL"
-		if os.Getenv("CI") == "true" {
-			tb.Fatal(msg)
-		}
-		tb.Skip(msg)
-	}
-	return u
+	return storetest.ServerURL(tb, "LORE_TEST_WEAVIATE_URL", "start a server with `scripts/weaviate/install.sh && scripts/weaviate/start.sh` and export the LORE_TEST_WEAVIATE_URL it prints")
 }
 
 // mustOpen opens the index on the test server and closes it when the test
