@@ -21,6 +21,15 @@ type Episode struct {
 	Verbatim bool `json:"verbatim,omitempty"`
 }
 
+// BatchTime is the CreatedAt a store gives the i-th episode of a batch
+// stored at now: a microsecond apart, so that episodes said at the same
+// moment (a session's turns all dated with the session) still list, and
+// neighbour one another, in the order they were given. Stores order
+// episodes by occurred_at, then created_at.
+func BatchTime(now time.Time, i int) time.Time {
+	return now.Truncate(time.Microsecond).Add(time.Duration(i) * time.Microsecond)
+}
+
 // Entity is a node of a user's knowledge graph: a person, place, organisation,
 // thing or the user themself. Entities belong to a Scope's Namespace.
 type Entity struct {

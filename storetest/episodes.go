@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/lore-memory/lore"
@@ -51,6 +52,29 @@ func runEpisodes(s suite, st lore.Store) {
 		must(t, "History", err)
 		if len(hist) != 1 || hist[0].Event != lore.EventAdd || hist[0].After != in.Content {
 			t.Errorf("history=%+v, want one ADD with the content as new memory", hist)
+		}
+	})
+
+	s.run("Episodes/BatchKeepsOrder", func(t *testing.T) {
+		ctx := ctxFor(t)
+		sc := userScope()
+		cleanupStore(t, st, sc)
+		// A session's turns share its date; the order given is the only
+		// order they have, and the neighbouring-turn context relies on it.
+		var batch []*lore.Episode
+		for i := range 40 {
+			batch = append(batch, &lore.Episode{Scope: sc, Role: "user", Content: fmt.Sprintf("turn %d", i), OccurredAt: at(0)})
+		}
+		must(t, "AddEpisodes", st.AddEpisodes(ctx, batch))
+		got, err := st.FindEpisodes(ctx, lore.EpisodeFilter{Scope: sc})
+		must(t, "FindEpisodes", err)
+		if len(got) != len(batch) {
+			t.Fatalf("len(episodes)=%d, want %d", len(got), len(batch))
+		}
+		for i, ep := range got {
+			if ep.ID != batch[i].ID {
+				t.Fatalf("episode %d is %q, want %q: a batch must list in the order it was given", i, ep.Content, batch[i].Content)
+			}
 		}
 	})
 

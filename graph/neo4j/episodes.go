@@ -38,7 +38,7 @@ func (s *Store) AddEpisodes(ctx context.Context, episodes []*lore.Episode) error
 			ep.ID = uuid.NewString()
 		}
 		if ep.CreatedAt.IsZero() {
-			ep.CreatedAt = now
+			ep.CreatedAt = lore.BatchTime(now, len(rows))
 		}
 		if ep.UpdatedAt.IsZero() {
 			ep.UpdatedAt = ep.CreatedAt

@@ -36,12 +36,12 @@ func (s *Store) AddEpisodes(ctx context.Context, episodes []*lore.Episode) error
 			return err
 		}
 		defer insert.Close()
-		for _, ep := range episodes {
+		for i, ep := range episodes {
 			if ep.ID == "" {
 				ep.ID = newID()
 			}
 			if ep.CreatedAt.IsZero() {
-				ep.CreatedAt = now
+				ep.CreatedAt = lore.BatchTime(now, i)
 			}
 			if ep.UpdatedAt.IsZero() {
 				ep.UpdatedAt = ep.CreatedAt
