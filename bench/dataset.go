@@ -55,6 +55,15 @@ type Space struct {
 	Questions []Question
 }
 
+// turns counts the space's turns.
+func (sp Space) turns() int {
+	n := 0
+	for _, s := range sp.Sessions {
+		n += len(s.Turns)
+	}
+	return n
+}
+
 // Dataset is a loaded benchmark.
 type Dataset struct {
 	Name   string // "locomo" or "longmemeval"

@@ -28,24 +28,35 @@ type Runner struct {
 	Tenant string
 	// Progress receives progress lines; nil for none.
 	Progress io.Writer
+	// Reuse keeps a space that already holds every turn of the dataset (an
+	// earlier run into the same data directory) instead of ingesting it
+	// again, so retrieval changes can be measured in minutes.
+	Reuse bool
+	// Misses, when set, receives one JSON line per question whose gold turns
+	// the default pipeline's top 10 do not all cover: the question, its gold
+	// turns and what came back instead.
+	Misses io.Writer
 }
 
 // Report is the JSON that `lore bench` writes; its shape is fixed, scripts
 // depend on it.
 type Report struct {
-	Dataset       string                    `json:"dataset"`
-	Data          string                    `json:"data,omitempty"`
-	Spaces        int                       `json:"spaces"`
-	Turns         int                       `json:"turns"`
-	Overall       Scores                    `json:"overall"`
-	ByCategory    map[string]Scores         `json:"by_category,omitempty"`
-	ByType        map[string]Scores         `json:"by_type,omitempty"`
-	LatencyMS     Latency                   `json:"latency_ms"`
-	IngestSeconds float64                   `json:"ingest_seconds"`
-	Ablations     map[string]AblationReport `json:"ablations"`
-	Config        retrieve.Config           `json:"config"`
-	Embedder      string                    `json:"embedder"`
-	Extractor     string                    `json:"extractor,omitempty"`
+	Dataset       string            `json:"dataset"`
+	Data          string            `json:"data,omitempty"`
+	Spaces        int               `json:"spaces"`
+	Turns         int               `json:"turns"`
+	Overall       Scores            `json:"overall"`
+	ByCategory    map[string]Scores `json:"by_category,omitempty"`
+	ByType        map[string]Scores `json:"by_type,omitempty"`
+	LatencyMS     Latency           `json:"latency_ms"`
+	IngestSeconds float64           `json:"ingest_seconds"`
+	// IngestedSpaces is how many spaces this run ingested; the others were
+	// reused (Runner.Reuse) and ingest_seconds does not cover them.
+	IngestedSpaces int                       `json:"ingested_spaces"`
+	Ablations      map[string]AblationReport `json:"ablations"`
+	Config         retrieve.Config           `json:"config"`
+	Embedder       string                    `json:"embedder"`
+	Extractor      string                    `json:"extractor,omitempty"`
 }
 
 // AblationReport holds one ablation's scores, in the report's shape.
@@ -90,35 +101,49 @@ func (r *Runner) Run(ctx context.Context, ds *Dataset) (*Report, error) {
 
 	totalTurns := 0
 	for _, sp := range spaces {
-		for _, s := range sp.Sessions {
-			totalTurns += len(s.Turns)
-		}
+		totalTurns += sp.turns()
+	}
+	rep := &Report{
+		Dataset: ds.Name, Spaces: len(spaces), Turns: totalTurns,
+		Ablations: map[string]AblationReport{},
+		Config:    r.Pipeline.Config,
+		Embedder:  "none",
 	}
 	prog := newProgress(r.Progress, "ingest", totalTurns)
 	var ingestTime time.Duration
 	for _, sp := range spaces {
 		scope := lore.Scope{TenantID: tenant, UserID: sp.ID}
-		// A rerun starts from an empty space.
-		if _, err := r.Ingest.Store.DeleteScope(ctx, scope); err != nil {
-			return nil, fmt.Errorf("bench: clear %s: %w", sp.ID, err)
+		reused, err := r.reusable(ctx, scope, sp)
+		if err != nil {
+			return nil, err
 		}
-		if err := r.Ingest.Index.DeleteScope(ctx, scope); err != nil {
-			return nil, fmt.Errorf("bench: clear index %s: %w", sp.ID, err)
-		}
-		start := time.Now()
-		for _, s := range sp.Sessions {
-			if err := r.ingestSession(ctx, scope, s); err != nil {
-				return nil, fmt.Errorf("bench: ingest %s %s: %w", sp.ID, s.ID, err)
+		if reused {
+			prog.add(sp.turns())
+		} else {
+			// A rerun starts from an empty space.
+			if _, err := r.Ingest.Store.DeleteScope(ctx, scope); err != nil {
+				return nil, fmt.Errorf("bench: clear %s: %w", sp.ID, err)
 			}
-			prog.add(len(s.Turns))
+			if err := r.Ingest.Index.DeleteScope(ctx, scope); err != nil {
+				return nil, fmt.Errorf("bench: clear index %s: %w", sp.ID, err)
+			}
+			start := time.Now()
+			for _, s := range sp.Sessions {
+				if err := r.ingestSession(ctx, scope, s); err != nil {
+					return nil, fmt.Errorf("bench: ingest %s %s: %w", sp.ID, s.ID, err)
+				}
+				prog.add(len(s.Turns))
+			}
+			ingestTime += time.Since(start)
+			rep.IngestedSpaces++
 		}
-		ingestTime += time.Since(start)
 
 		for _, q := range sp.Questions {
 			for _, v := range variants {
 				started := time.Now()
 				resp, err := v.pipeline.Search(ctx, retrieve.Request{
 					Scope: scope, Query: q.Text, TopK: MaxK, QueryTime: q.Time,
+					Explain: v == full && r.Misses != nil,
 				})
 				if err != nil {
 					return nil, fmt.Errorf("bench: search %s (%s): %w", q.ID, v.name, err)
@@ -131,6 +156,11 @@ func (r *Runner) Run(ctx context.Context, ds *Dataset) (*Report, error) {
 					v.groups[q.Group] = group
 				}
 				group.add(rk, q.GoldTurns, q.GoldSesses)
+				if v == full && r.Misses != nil {
+					if err := r.writeMiss(ds, sp, q, rk, resp); err != nil {
+						return nil, err
+					}
+				}
 				// LoCoMo's adversarial category 5 is reported apart, not in
 				// the overall figure.
 				if !(ds.Name == "locomo" && q.Group == "5") {
@@ -140,14 +170,7 @@ func (r *Runner) Run(ctx context.Context, ds *Dataset) (*Report, error) {
 		}
 	}
 	prog.done(ingestTime)
-
-	rep := &Report{
-		Dataset: ds.Name, Spaces: len(spaces), Turns: totalTurns,
-		IngestSeconds: round4(ingestTime.Seconds()),
-		Ablations:     map[string]AblationReport{},
-		Config:        r.Pipeline.Config,
-		Embedder:      "none",
-	}
+	rep.IngestSeconds = round4(ingestTime.Seconds())
 	if r.Pipeline.Embedder != nil {
 		rep.Embedder = r.Pipeline.Embedder.Info().Name
 	}
@@ -172,6 +195,27 @@ func (r *Runner) Run(ctx context.Context, ds *Dataset) (*Report, error) {
 		rep.Ablations[v.name] = ar
 	}
 	return rep, nil
+}
+
+// reusable reports whether Reuse is on and the space already holds one
+// episode for every non-empty turn of sp.
+func (r *Runner) reusable(ctx context.Context, scope lore.Scope, sp Space) (bool, error) {
+	if !r.Reuse {
+		return false, nil
+	}
+	want := 0
+	for _, s := range sp.Sessions {
+		for _, t := range s.Turns {
+			if strings.TrimSpace(t.Text) != "" {
+				want++
+			}
+		}
+	}
+	eps, err := r.Ingest.Store.FindEpisodes(ctx, lore.EpisodeFilter{Scope: scope, Limit: want + 1})
+	if err != nil {
+		return false, fmt.Errorf("bench: count %s: %w", sp.ID, err)
+	}
+	return want > 0 && len(eps) == want, nil
 }
 
 func (r *Runner) ingestSession(ctx context.Context, scope lore.Scope, s Session) error {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -38,6 +39,9 @@ func (m *Main) bench(ctx context.Context, args []string) error {
 	limit := fs.Int("limit", 0, "run only the first N conversations (LoCoMo) or questions (LongMemEval)")
 	turns := fs.String("turns", "user", "LongMemEval: index user turns only (the official protocol) or all turns")
 	ablate := fs.Bool("ablations", true, "also score the ablations (BM25 only, dense only, hybrid, +graph, +entities)")
+	reuse := fs.Bool("reuse", false, "keep spaces an earlier run into the same --data-dir fully ingested (only the questions are asked again)")
+	tuning := fs.String("retrieval", "", "a JSON file of retrieval settings that override the defaults (keys as in the report's config)")
+	missesPath := fs.String("misses", "", "write each question whose top 10 miss a gold turn to this JSONL file")
 	if err := parse(fs, args[1:], e); err != nil {
 		return err
 	}
@@ -84,7 +88,27 @@ func (m *Main) bench(ctx context.Context, args []string) error {
 	if err := svc.CheckEmbedder(ctx); err != nil {
 		return err
 	}
-	runner := bench.Runner{Ingest: svc, Pipeline: b.pipeline(), Limit: *limit, Progress: m.Stderr}
+	pipe := b.pipeline()
+	if *tuning != "" {
+		raw, err := os.ReadFile(*tuning)
+		if err != nil {
+			return lore.Errorf(lore.EINVALID, "--retrieval: %v", err)
+		}
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&pipe.Config); err != nil {
+			return lore.Errorf(lore.EINVALID, "--retrieval %s: %v", *tuning, err)
+		}
+	}
+	runner := bench.Runner{Ingest: svc, Pipeline: pipe, Limit: *limit, Progress: m.Stderr, Reuse: *reuse}
+	if *missesPath != "" {
+		f, err := os.Create(*missesPath)
+		if err != nil {
+			return fmt.Errorf("bench: %w", err)
+		}
+		defer f.Close()
+		runner.Misses = f
+	}
 	if !*ablate {
 		runner.Ablations = []retrieve.Ablation{}
 	}
