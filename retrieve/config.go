@@ -89,6 +89,10 @@ type Config struct {
 	// ContextSeeds is how many of the best episodes lend score to their
 	// neighbouring turns (Signals.Context).
 	ContextSeeds int `json:"context_seeds"`
+	// ContextSpan is how many turns each side of a seed receive a share;
+	// the share shrinks by ContextDecay per turn of distance.
+	ContextSpan  int     `json:"context_span"`
+	ContextDecay float64 `json:"context_decay"`
 	// ContextWindow is how far apart in time two turns may be and still be
 	// neighbours.
 	ContextWindow time.Duration `json:"context_window"`
@@ -125,6 +129,8 @@ func DefaultConfig() Config {
 		DuplicateSimilarity: 0.9,
 		SourceDiversity:     true,
 		ContextSeeds:        10,
+		ContextSpan:         1,
+		ContextDecay:        0.5,
 		ContextWindow:       time.Hour,
 		MaxFactSources:      3,
 		ContextChars:        6000,

@@ -3,6 +3,7 @@ package retrieve
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -19,20 +20,21 @@ const SignalContext = "context"
 // are not looked for.
 const neighbourScan = 64
 
-// neighbourhoodOf is a seed episode's previous and next turn in its
-// conversation (either may be nil).
+// neighbourhoodOf is a seed episode's turns before and after it in its
+// conversation, nearest first.
 type neighbourhoodOf struct {
-	seed       string
-	prev, next *lore.Episode
+	seed          string
+	before, after []*lore.Episode
 }
 
-// spreadContext gives the turns next to the best episode hits a share of
+// spreadContext gives the turns near the best episode hits a share of
 // their score. In dialogue the words of a question ("got any tips for
 // adoption?") are in one turn and the answer, which shares none of them, in
-// the next; the question's own context is often in the turn before. The
-// seeds are the ContextSeeds best loaded episodes; a neighbour gains
-// ContextNext (the turn after) or ContextPrev (the turn before) times the
-// seed's fused score, the best such share when it neighbours several.
+// the next or the one after; the question's own context is often in the
+// turn before. The seeds are the ContextSeeds best loaded episodes; a turn d
+// places after a seed gains ContextNext·ContextDecay^(d-1) of the seed's
+// fused score (ContextPrev before it), up to ContextSpan turns each side,
+// the best such share when it is near several seeds.
 func (p *Pipeline) spreadContext(ctx context.Context, c *candidateSet, f fused) error {
 	cfg := p.Config
 	var seeds []*lore.Episode
@@ -53,7 +55,7 @@ func (p *Pipeline) spreadContext(ctx context.Context, c *candidateSet, f fused) 
 	for i, ep := range seeds {
 		wg.Go(func() {
 			found[i].seed = ep.ID
-			found[i].prev, found[i].next, errs[i] = p.adjacent(ctx, ep, cfg.ContextWindow)
+			found[i].before, found[i].after, errs[i] = p.adjacent(ctx, ep, cfg.ContextWindow, max(cfg.ContextSpan, 1))
 		})
 	}
 	wg.Wait()
@@ -62,13 +64,14 @@ func (p *Pipeline) spreadContext(ctx context.Context, c *candidateSet, f fused) 
 			return err
 		}
 	}
-	for id, bonus := range contextBonus(found, f.Scores, cfg.Weights.ContextPrev, cfg.Weights.ContextNext) {
+	w := cfg.Weights
+	for id, bonus := range contextBonus(found, f.Scores, w.ContextPrev, w.ContextNext, cfg.ContextDecay) {
 		f.Scores[id] += bonus
 		detail(f.Details, id)[SignalContext] = bonus
 	}
 	for _, n := range found {
-		for _, ep := range []*lore.Episode{n.prev, n.next} {
-			if ep != nil && c.episodes[ep.ID] == nil {
+		for _, ep := range append(slices.Clone(n.before), n.after...) {
+			if c.episodes[ep.ID] == nil {
 				c.episodes[ep.ID] = ep
 				c.kind[ep.ID] = lore.KindEpisode
 			}
@@ -78,28 +81,33 @@ func (p *Pipeline) spreadContext(ctx context.Context, c *candidateSet, f fused) 
 }
 
 // contextBonus is the pure part of spreadContext: each neighbour's best
-// share of a seed's score.
-func contextBonus(found []neighbourhoodOf, scores map[string]float64, prevWeight, nextWeight float64) map[string]float64 {
+// share of a seed's score, the share shrinking by decay per turn of
+// distance.
+func contextBonus(found []neighbourhoodOf, scores map[string]float64, prevWeight, nextWeight, decay float64) map[string]float64 {
 	out := map[string]float64{}
-	give := func(ep *lore.Episode, v float64) {
-		if ep != nil && v > out[ep.ID] {
-			out[ep.ID] = v
+	give := func(eps []*lore.Episode, v float64) {
+		for _, ep := range eps {
+			if v > out[ep.ID] {
+				out[ep.ID] = v
+			}
+			v *= decay
 		}
 	}
 	for _, n := range found {
 		s := scores[n.seed]
-		give(n.prev, prevWeight*s)
-		give(n.next, nextWeight*s)
+		give(n.before, prevWeight*s)
+		give(n.after, nextWeight*s)
 	}
 	return out
 }
 
-// adjacent returns the episodes just before and just after ep in its own
-// scope, in the store's order (occurrence time, then storage time), looking
-// no further than window either side: farther turns belong to another
-// conversation. A neighbour counts only when it is the other side of the
-// dialogue (see replies).
-func (p *Pipeline) adjacent(ctx context.Context, ep *lore.Episode, window time.Duration) (prev, next *lore.Episode, err error) {
+// adjacent returns up to span episodes just before and just after ep in
+// its own scope, nearest first, in the store's order (occurrence time, then
+// storage time), looking no further than window either side: farther
+// turns belong to another conversation. The turn right next to ep counts
+// only when it is the other side of the dialogue (see replies), and the
+// turns beyond it only through it.
+func (p *Pipeline) adjacent(ctx context.Context, ep *lore.Episode, window time.Duration, span int) (before, after []*lore.Episode, err error) {
 	if window <= 0 || ep.OccurredAt.IsZero() {
 		return nil, nil, nil
 	}
@@ -108,19 +116,21 @@ func (p *Pipeline) adjacent(ctx context.Context, ep *lore.Episode, window time.D
 	if err != nil {
 		return nil, nil, fmt.Errorf("retrieve: neighbouring turns: %w", err)
 	}
-	for i, e := range eps {
-		if e.ID != ep.ID {
-			continue
-		}
-		if i > 0 && replies(eps[i-1], ep) {
-			prev = eps[i-1]
-		}
-		if i+1 < len(eps) && replies(eps[i+1], ep) {
-			next = eps[i+1]
-		}
-		break
+	i := slices.IndexFunc(eps, func(e *lore.Episode) bool { return e.ID == ep.ID })
+	if i < 0 {
+		return nil, nil, nil
 	}
-	return prev, next, nil
+	if i > 0 && replies(eps[i-1], ep) {
+		for j := i - 1; j >= 0 && i-j <= span && eps[j].Scope == ep.Scope; j-- {
+			before = append(before, eps[j])
+		}
+	}
+	if i+1 < len(eps) && replies(eps[i+1], ep) {
+		for j := i + 1; j < len(eps) && j-i <= span && eps[j].Scope == ep.Scope; j++ {
+			after = append(after, eps[j])
+		}
+	}
+	return before, after, nil
 }
 
 // replies reports whether two adjacent turns are two sides of a dialogue:

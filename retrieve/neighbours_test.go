@@ -15,20 +15,22 @@ func TestContextBonus(t *testing.T) {
 		scores map[string]float64
 		want   map[string]float64
 	}{
-		{"next gets the larger share", []neighbourhoodOf{{seed: "q", prev: ep("a"), next: ep("b")}},
+		{"next gets the larger share", []neighbourhoodOf{{seed: "q", before: []*lore.Episode{ep("a")}, after: []*lore.Episode{ep("b")}}},
 			map[string]float64{"q": 1}, map[string]float64{"a": 0.4, "b": 0.6}},
 		{"missing neighbours give nothing", []neighbourhoodOf{{seed: "q"}},
 			map[string]float64{"q": 1}, map[string]float64{}},
 		{"best share wins across seeds", []neighbourhoodOf{
-			{seed: "q1", next: ep("x")},
-			{seed: "q2", prev: ep("x")},
+			{seed: "q1", after: []*lore.Episode{ep("x")}},
+			{seed: "q2", before: []*lore.Episode{ep("x")}},
 		}, map[string]float64{"q1": 0.5, "q2": 1}, map[string]float64{"x": 0.4}},
-		{"a weak seed lends little", []neighbourhoodOf{{seed: "q", next: ep("b")}},
+		{"farther turns get less", []neighbourhoodOf{{seed: "q", after: []*lore.Episode{ep("b"), ep("c")}}},
+			map[string]float64{"q": 1}, map[string]float64{"b": 0.6, "c": 0.3}},
+		{"a weak seed lends little", []neighbourhoodOf{{seed: "q", after: []*lore.Episode{ep("b")}}},
 			map[string]float64{"q": 0.1}, map[string]float64{"b": 0.06}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := contextBonus(tt.found, tt.scores, 0.4, 0.6)
+			got := contextBonus(tt.found, tt.scores, 0.4, 0.6, 0.5)
 			if len(got) != len(tt.want) {
 				t.Fatalf("contextBonus = %v, want %v", got, tt.want)
 			}
