@@ -99,8 +99,12 @@ func (s *Service) extractBatch(ctx context.Context, scope lore.Scope, eps []*lor
 	slices.SortFunc(facts, func(a, b *lore.Fact) int { return strings.Compare(a.ID, b.ID) })
 	// One upsert for facts and episodes: each index write is a durable
 	// transaction, and ingestion throughput is bounded by their number.
+	prev, err := s.previousTurns(ctx, eps)
+	if err != nil {
+		return nil, err
+	}
 	docs := factDocs(facts)
-	docs = append(docs, episodeDocs(eps, r.byEp)...)
+	docs = append(docs, episodeDocs(eps, prev, r.byEp)...)
 	if err := s.upsert(ctx, docs); err != nil {
 		return nil, err
 	}

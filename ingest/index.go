@@ -24,7 +24,36 @@ func (s *Service) IndexFacts(ctx context.Context, facts []*lore.Fact) error {
 // into the index under retrieve.EpisodeKey, without their facts. The api
 // package calls it after it changes an episode.
 func (s *Service) IndexEpisodes(ctx context.Context, eps []*lore.Episode) error {
-	return s.upsert(ctx, episodeDocs(eps, nil))
+	prev, err := s.previousTurns(ctx, eps)
+	if err != nil {
+		return err
+	}
+	return s.upsert(ctx, episodeDocs(eps, prev, nil))
+}
+
+// previousTurns finds the turn before each episode in its conversation,
+// for its index key: the episode before it in eps when eps run in time
+// order, otherwise (and for the first of each run) the store's.
+func (s *Service) previousTurns(ctx context.Context, eps []*lore.Episode) (map[string]*lore.Episode, error) {
+	window := retrieve.DefaultConfig().ContextWindow
+	prev := make(map[string]*lore.Episode, len(eps))
+	for i, ep := range eps {
+		if i > 0 {
+			p := eps[i-1]
+			if p.Scope == ep.Scope && !p.OccurredAt.After(ep.OccurredAt) && ep.OccurredAt.Sub(p.OccurredAt) <= window {
+				prev[ep.ID] = p
+				continue
+			}
+		}
+		before, _, err := retrieve.Around(ctx, s.Store, ep, window, 1)
+		if err != nil {
+			return nil, fmt.Errorf("ingest: %w", err)
+		}
+		if len(before) > 0 {
+			prev[ep.ID] = before[0]
+		}
+	}
+	return prev, nil
 }
 
 // factDocs returns the index documents of facts.
@@ -37,11 +66,12 @@ func factDocs(facts []*lore.Fact) []lore.IndexDoc {
 }
 
 // episodeDocs returns the index documents of episodes, each keyed with the
-// facts extracted from it (by episode id; nil for none).
-func episodeDocs(eps []*lore.Episode, facts map[string][]*lore.Fact) []lore.IndexDoc {
+// turn before it and the facts extracted from it (both by episode id; nil
+// for none).
+func episodeDocs(eps []*lore.Episode, prev map[string]*lore.Episode, facts map[string][]*lore.Fact) []lore.IndexDoc {
 	docs := make([]lore.IndexDoc, len(eps))
 	for i, ep := range eps {
-		docs[i] = lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: ep.Scope, Text: retrieve.EpisodeKey(ep, facts[ep.ID]), Time: ep.OccurredAt}
+		docs[i] = lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: ep.Scope, Text: retrieve.EpisodeKey(ep, prev[ep.ID], facts[ep.ID]), Time: ep.OccurredAt}
 	}
 	return docs
 }
@@ -125,7 +155,13 @@ func (s *Service) Reindex(ctx context.Context, scope lore.Scope) (int, error) {
 		if err != nil {
 			return total, fmt.Errorf("ingest: reindex episodes: %w", err)
 		}
-		if err := s.upsert(ctx, episodeDocs(eps, bySource)); err != nil {
+		// The scope may hold several agents' and runs' conversations
+		// interleaved; previousTurns keeps each to its own.
+		prev, err := s.previousTurns(ctx, eps)
+		if err != nil {
+			return total, err
+		}
+		if err := s.upsert(ctx, episodeDocs(eps, prev, bySource)); err != nil {
 			return total, err
 		}
 		total += len(eps)

@@ -71,7 +71,7 @@ func BenchmarkSearch(b *testing.B) {
 	}
 	var docs []lore.IndexDoc
 	for _, ep := range eps {
-		docs = append(docs, lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: sc, Text: retrieve.EpisodeKey(ep, nil), Time: ep.OccurredAt})
+		docs = append(docs, lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: sc, Text: retrieve.EpisodeKey(ep, nil, nil), Time: ep.OccurredAt})
 	}
 	for i := range nFacts {
 		s, o := ents[edges[i].s], ents[edges[i].o]

@@ -158,23 +158,31 @@ func TestFactKey(t *testing.T) {
 
 func TestEpisodeKey(t *testing.T) {
 	ep := &lore.Episode{Speaker: "Caroline", Content: "I went there yesterday. [image: a rainbow flag]"}
+	question := &lore.Episode{Speaker: "Melanie", Content: "Where did you go?"}
+	long := &lore.Episode{Speaker: "Melanie", Content: strings.Repeat("blah ", 100) + "so where did you go?"}
 	tests := []struct {
 		name  string
+		prev  *lore.Episode
 		facts []*lore.Fact
 		want  string
 	}{
-		{"before extraction", nil, "Caroline: I went there yesterday. [image: a rainbow flag]"},
-		{"with facts, deduplicated", []*lore.Fact{{Text: "Caroline attended the support group on 2023-05-07"}, {Text: "Caroline attended the support group on 2023-05-07"}, {Text: " "}},
+		{"before extraction", nil, nil, "Caroline: I went there yesterday. [image: a rainbow flag]"},
+		{"with the question it answers", question, nil, "Caroline: I went there yesterday. [image: a rainbow flag]\nWhere did you go?"},
+		{"the same speaker's turn before is not kept", &lore.Episode{Speaker: "caroline", Content: "Guess what."}, nil,
+			"Caroline: I went there yesterday. [image: a rainbow flag]"},
+		{"only the end of a long turn, from a word", long, nil,
+			"Caroline: I went there yesterday. [image: a rainbow flag]\n" + strings.Repeat("blah ", 56) + "so where did you go?"},
+		{"with facts, deduplicated", nil, []*lore.Fact{{Text: "Caroline attended the support group on 2023-05-07"}, {Text: "Caroline attended the support group on 2023-05-07"}, {Text: " "}},
 			"Caroline: I went there yesterday. [image: a rainbow flag]\nCaroline attended the support group on 2023-05-07"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := EpisodeKey(ep, tt.facts); got != tt.want {
+			if got := EpisodeKey(ep, tt.prev, tt.facts); got != tt.want {
 				t.Fatalf("EpisodeKey = %q, want %q", got, tt.want)
 			}
 		})
 	}
-	if got := EpisodeKey(&lore.Episode{Content: "hi"}, nil); got != "hi" {
+	if got := EpisodeKey(&lore.Episode{Content: "hi"}, nil, nil); got != "hi" {
 		t.Fatalf("EpisodeKey without speaker = %q, want %q", got, "hi")
 	}
 }

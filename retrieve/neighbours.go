@@ -101,18 +101,40 @@ func contextBonus(found []neighbourhoodOf, scores map[string]float64, prevWeight
 	return out
 }
 
-// adjacent returns up to span episodes just before and just after ep in
-// its own scope, nearest first, in the store's order (occurrence time, then
-// storage time), looking no further than window either side: farther
-// turns belong to another conversation. The turn right next to ep counts
-// only when it is the other side of the dialogue (see replies), and the
-// turns beyond it only through it.
+// adjacent returns up to span episodes just before and just after ep, as
+// Around finds them. The turn right next to ep counts only when it is the
+// other side of the dialogue (see replies), and the turns beyond it only
+// through it.
 func (p *Pipeline) adjacent(ctx context.Context, ep *lore.Episode, window time.Duration, span int) (before, after []*lore.Episode, err error) {
+	before, after, err = Around(ctx, p.Graph, ep, window, span)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(before) > 0 && !replies(before[0], ep) {
+		before = nil
+	}
+	if len(after) > 0 && !replies(after[0], ep) {
+		after = nil
+	}
+	return before, after, nil
+}
+
+// EpisodeFinder is what neighbour lookups need of a store.
+type EpisodeFinder interface {
+	FindEpisodes(ctx context.Context, filter lore.EpisodeFilter) ([]*lore.Episode, error)
+}
+
+// Around returns up to span episodes just before and just after ep in its
+// own scope, nearest first, in the store's order (occurrence time, then
+// storage time), looking no further than window either side: farther turns
+// belong to another conversation. When more than a few dozen episodes share
+// the window, ep's neighbours are not looked for.
+func Around(ctx context.Context, st EpisodeFinder, ep *lore.Episode, window time.Duration, span int) (before, after []*lore.Episode, err error) {
 	if window <= 0 || ep.OccurredAt.IsZero() {
 		return nil, nil, nil
 	}
 	since, until := ep.OccurredAt.Add(-window), ep.OccurredAt.Add(window)
-	eps, err := p.Graph.FindEpisodes(ctx, lore.EpisodeFilter{Scope: ep.Scope, Since: &since, Until: &until, Limit: neighbourScan})
+	eps, err := st.FindEpisodes(ctx, lore.EpisodeFilter{Scope: ep.Scope, Since: &since, Until: &until, Limit: neighbourScan})
 	if err != nil {
 		return nil, nil, fmt.Errorf("retrieve: neighbouring turns: %w", err)
 	}
@@ -120,15 +142,11 @@ func (p *Pipeline) adjacent(ctx context.Context, ep *lore.Episode, window time.D
 	if i < 0 {
 		return nil, nil, nil
 	}
-	if i > 0 && replies(eps[i-1], ep) {
-		for j := i - 1; j >= 0 && i-j <= span && eps[j].Scope == ep.Scope; j-- {
-			before = append(before, eps[j])
-		}
+	for j := i - 1; j >= 0 && i-j <= span && eps[j].Scope == ep.Scope; j-- {
+		before = append(before, eps[j])
 	}
-	if i+1 < len(eps) && replies(eps[i+1], ep) {
-		for j := i + 1; j < len(eps) && j-i <= span && eps[j].Scope == ep.Scope; j++ {
-			after = append(after, eps[j])
-		}
+	for j := i + 1; j < len(eps) && j-i <= span && eps[j].Scope == ep.Scope; j++ {
+		after = append(after, eps[j])
 	}
 	return before, after, nil
 }

@@ -111,7 +111,7 @@ func (w *world) episode(sc lore.Scope, day int, speaker, content string, meta ma
 	if err := w.store.AddEpisodes(w.ctx, []*lore.Episode{ep}); err != nil {
 		w.t.Fatalf("AddEpisodes: %v", err)
 	}
-	w.index(lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: sc, Text: retrieve.EpisodeKey(ep, nil), Time: ep.OccurredAt})
+	w.index(lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: sc, Text: retrieve.EpisodeKey(ep, nil, nil), Time: ep.OccurredAt})
 	return ep
 }
 
@@ -486,7 +486,7 @@ func TestSearchContextFindsTheAnswerTurn(t *testing.T) {
 		if err := w.store.AddEpisodes(w.ctx, []*lore.Episode{ep}); err != nil {
 			t.Fatalf("AddEpisodes: %v", err)
 		}
-		w.index(lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: sc, Text: retrieve.EpisodeKey(ep, nil), Time: ep.OccurredAt})
+		w.index(lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: sc, Text: retrieve.EpisodeKey(ep, nil, nil), Time: ep.OccurredAt})
 		return ep
 	}
 	turn(0, "Ann", "The weather has been lovely all week.")

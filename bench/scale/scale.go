@@ -384,7 +384,7 @@ func (l *Loader) LoadFacts(ctx context.Context, p *Prepared, from, to int) (int,
 		docs = append(docs, lore.IndexDoc{ID: f.ID, Kind: lore.KindFact, Scope: p.Scope, Text: retrieve.FactKey(f), Time: f.LastSeen})
 	}
 	for _, ep := range order {
-		docs = append(docs, lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: p.Scope, Text: retrieve.EpisodeKey(ep, byEpisode[ep.ID]), Time: ep.OccurredAt})
+		docs = append(docs, lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: p.Scope, Text: retrieve.EpisodeKey(ep, nil, byEpisode[ep.ID]), Time: ep.OccurredAt})
 	}
 	if err := l.upsert(ctx, docs); err != nil {
 		return 0, err
