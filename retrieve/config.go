@@ -30,6 +30,9 @@ type Signals struct {
 	// Context gives the turns next to the best episode hits a share of
 	// their score: an answer follows its question.
 	Context bool `json:"context"`
+	// Speaker lowers the turns of other speakers when the query names one
+	// speaker of the conversation (Config.SpeakerFocus).
+	Speaker bool `json:"speaker"`
 }
 
 // Weights are the fusion weights of the signals, applied to scores
@@ -56,6 +59,9 @@ type Config struct {
 	// Normalize is how weighted fusion scales each signal to 0..1:
 	// NormalizeMinMax or NormalizeMax.
 	Normalize string `json:"normalize"`
+
+	// DenseNormalize overrides Normalize for the dense signal ("": same).
+	DenseNormalize string `json:"dense_normalize"`
 
 	// TextPool and VectorPool are the candidates taken from each index
 	// search; at least TopK is always taken.
@@ -96,6 +102,9 @@ type Config struct {
 	// ContextWindow is how far apart in time two turns may be and still be
 	// neighbours.
 	ContextWindow time.Duration `json:"context_window"`
+	// SpeakerFocus multiplies the score of turns said by someone else when
+	// the query names one speaker of the conversation (Signals.Speaker).
+	SpeakerFocus float64 `json:"speaker_focus"`
 	// MaxFactSources bounds the sources shown with a fact result: those
 	// that scored best for the query, then the latest (0: all). A fact
 	// merged from many turns would otherwise stand for all of them.
@@ -107,12 +116,15 @@ type Config struct {
 // DefaultConfig returns the tuned defaults: every signal on, weighted fusion.
 func DefaultConfig() Config {
 	return Config{
-		Signals: Signals{BM25: true, Dense: true, Graph: true, EntityExpansion: true, Temporal: true, Context: true},
-		// Dense at 0.3: cosine similarities are bunched (the 100th
-		// candidate is still near the first), so by-max normalisation
-		// lifts every dense candidate alike; at 1.0 that cost 7 points of
-		// LoCoMo recall@10 against BM25 alone (bench/README.md).
-		Weights:             Weights{BM25: 1.0, Dense: 0.3, Graph: 0.5, Temporal: 0.3, Expansion: 0.3, ContextPrev: 0.4, ContextNext: 0.6},
+		Signals: Signals{BM25: true, Dense: true, Graph: true, EntityExpansion: true, Temporal: true, Context: true, Speaker: true},
+		// Dense at 0.75, min-max scaled over its own candidates: cosines
+		// are bunched (the 100th candidate is still near the first), so
+		// dividing by the best lifts every dense candidate alike; min-max
+		// keeps their spread. Graph at 0.1: with the rules extractor a
+		// person's facts touch most of what they said, and at 0.5 the
+		// walk cost LoCoMo recall (bench/README.md).
+		Weights:             Weights{BM25: 1.0, Dense: 0.75, Graph: 0.1, Temporal: 0.3, Expansion: 0.3, ContextPrev: 0.4, ContextNext: 0.6},
+		DenseNormalize:      NormalizeMinMax,
 		Normalize:           NormalizeMax,
 		Fusion:              FusionWeighted,
 		RRFK:                60,
@@ -129,8 +141,9 @@ func DefaultConfig() Config {
 		DuplicateSimilarity: 0.9,
 		SourceDiversity:     true,
 		ContextSeeds:        10,
-		ContextSpan:         1,
-		ContextDecay:        0.5,
+		ContextSpan:         2,
+		ContextDecay:        0.7,
+		SpeakerFocus:        0.3,
 		ContextWindow:       time.Hour,
 		MaxFactSources:      3,
 		ContextChars:        6000,
@@ -145,9 +158,9 @@ type Ablation struct {
 
 // Ablations returns the standard comparison, each step one switch away from
 // the one before: BM25 only, dense only, hybrid (BM25 + dense), + graph
-// expansion, + entity query expansion, + temporal boost, and the full
-// pipeline (+ context: the turns next to strong hits). Dense steps need an
-// Embedder; without one they degrade to their other signals.
+// expansion, + entity query expansion, + temporal boost, + context (the
+// turns near strong hits) and the full pipeline (+ speaker focus). Dense
+// steps need an Embedder; without one they degrade to their other signals.
 func Ablations() []Ablation {
 	return []Ablation{
 		{"bm25", Signals{BM25: true}},
@@ -156,6 +169,7 @@ func Ablations() []Ablation {
 		{"hybrid+graph", Signals{BM25: true, Dense: true, Graph: true}},
 		{"hybrid+graph+entities", Signals{BM25: true, Dense: true, Graph: true, EntityExpansion: true}},
 		{"hybrid+graph+entities+temporal", Signals{BM25: true, Dense: true, Graph: true, EntityExpansion: true, Temporal: true}},
+		{"hybrid+graph+entities+temporal+context", Signals{BM25: true, Dense: true, Graph: true, EntityExpansion: true, Temporal: true, Context: true}},
 		{"full", DefaultConfig().Signals},
 	}
 }

@@ -25,6 +25,9 @@ type signal struct {
 	// every query (graph, temporal); they are clipped, not normalised, so a
 	// weak signal stays weak when it is the only one.
 	Absolute bool
+	// Normalize overrides the fusion's normalisation for this signal
+	// (NormalizeMinMax or NormalizeMax; "" keeps the fusion's).
+	Normalize string
 }
 
 // normalise maps scores to 0..1 so that signals on different scales (BM25,
@@ -94,7 +97,7 @@ func fuseWeighted(signals []signal, byMax bool) fused {
 		total += s.Weight
 		norm := clip01(s.Scores)
 		if !s.Absolute {
-			norm = normalise(s.Scores, byMax)
+			norm = normalise(s.Scores, s.Normalize == NormalizeMax || (s.Normalize == "" && byMax))
 		}
 		for id, v := range norm {
 			out.Scores[id] += s.Weight * v

@@ -201,7 +201,7 @@ func TestAblationsStepOneSwitch(t *testing.T) {
 	}
 	count := func(s Signals) int {
 		n := 0
-		for _, on := range []bool{s.BM25, s.Dense, s.Graph, s.EntityExpansion, s.Temporal, s.Context} {
+		for _, on := range []bool{s.BM25, s.Dense, s.Graph, s.EntityExpansion, s.Temporal, s.Context, s.Speaker} {
 			if on {
 				n++
 			}

@@ -65,6 +65,12 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		}
 	}
 
+	if cfg.Signals.Speaker && cfg.SpeakerFocus > 0 && cfg.SpeakerFocus < 1 {
+		if sp, all := focusSpeaker(a.Words, c.episodes); sp != "" {
+			applySpeakerFocus(c, f, sp, all, cfg.SpeakerFocus)
+		}
+	}
+
 	ordered := p.filter(req, now, c, f)
 	ordered = diversify(ordered, req.TopK, cfg.DuplicateSimilarity, cfg.SourceDiversity)
 	if err := p.attachSources(ctx, req.Scope, ordered, f.Scores, cfg.MaxFactSources); err != nil {
@@ -199,7 +205,7 @@ func (p *Pipeline) candidates(ctx context.Context, req Request, kinds []lore.Doc
 		c.signals = append(c.signals, s)
 	}
 	if wantDense {
-		s := signal{Name: SignalDense, Weight: cfg.Weights.Dense, Scores: map[string]float64{}}
+		s := signal{Name: SignalDense, Weight: cfg.Weights.Dense, Scores: map[string]float64{}, Normalize: cfg.DenseNormalize}
 		c.add(s, vecHits)
 		c.signals = append(c.signals, s)
 	}
@@ -303,9 +309,10 @@ func (p *Pipeline) walk(ctx context.Context, req Request, kinds []lore.DocKind, 
 	}
 	seeds := make([]string, 0, len(linked))
 	for _, e := range linked {
-		// The user's entity touches nearly every fact; walking from it
-		// would rank all of them alike.
-		if e.Type != lore.UserEntityType {
+		// The user's entity, and any hub such as the other person of a
+		// conversation, touches nearly every fact; walking from it would
+		// rank all of them alike.
+		if e.Type != lore.UserEntityType && (cfg.HubMentions <= 0 || e.Mentions <= cfg.HubMentions) {
 			seeds = append(seeds, e.ID)
 		}
 	}
@@ -633,9 +640,12 @@ func explain(signals []signal, f fused, id string) map[string]float64 {
 	for _, s := range signals {
 		out[s.Name] = f.Details[id][s.Name]
 	}
-	// The context share is added after fusion, not as a signal.
-	if v, ok := f.Details[id][SignalContext]; ok {
-		out[SignalContext] = v
+	// The context share and the speaker factor apply after fusion; they
+	// are not signals.
+	for _, name := range []string{SignalContext, SignalSpeaker} {
+		if v, ok := f.Details[id][name]; ok {
+			out[name] = v
+		}
 	}
 	return out
 }

@@ -1,0 +1,64 @@
+package retrieve
+
+import (
+	"testing"
+
+	"github.com/lore-memory/lore"
+)
+
+func TestFocusSpeaker(t *testing.T) {
+	eps := map[string]*lore.Episode{
+		"1": {Speaker: "Caroline"},
+		"2": {Speaker: "Melanie Jones"},
+		"3": {Speaker: ""},
+	}
+	tests := []struct {
+		query string
+		want  string
+	}{
+		{"What did Caroline paint?", "caroline"},
+		{"What did Caroline's kids paint?", "caroline"},
+		{"Where does Melanie go camping?", "melanie jones"},
+		{"What did Melanie Jones buy?", "melanie jones"},
+		{"What did Caroline and Melanie both paint?", ""},
+		{"What did I paint?", ""},
+		{"What did Jones buy?", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			got, all := focusSpeaker(words(tt.query), eps)
+			if got != tt.want {
+				t.Errorf("focusSpeaker = %q, want %q", got, tt.want)
+			}
+			if !all["caroline"] || !all["melanie jones"] || len(all) != 2 {
+				t.Errorf("speakers = %v, want caroline and melanie jones", all)
+			}
+		})
+	}
+}
+
+func TestApplySpeakerFocus(t *testing.T) {
+	c := &candidateSet{
+		kind: map[string]lore.DocKind{"ep-c": lore.KindEpisode, "ep-m": lore.KindEpisode, "f-c": lore.KindFact, "f-m": lore.KindFact, "f-x": lore.KindFact},
+		episodes: map[string]*lore.Episode{
+			"ep-c": {Speaker: "Caroline"},
+			"ep-m": {Speaker: "Melanie"},
+		},
+		facts: map[string]*lore.Fact{
+			"f-c": {Subject: "Caroline"},
+			"f-m": {Subject: "Melanie"},
+			"f-x": {Subject: "the museum"},
+		},
+	}
+	f := fused{Scores: map[string]float64{"ep-c": 1, "ep-m": 1, "f-c": 1, "f-m": 1, "f-x": 1}, Details: map[string]map[string]float64{}}
+	applySpeakerFocus(c, f, "caroline", map[string]bool{"caroline": true, "melanie": true}, 0.3)
+	want := map[string]float64{"ep-c": 1, "ep-m": 0.3, "f-c": 1, "f-m": 0.3, "f-x": 1}
+	for id, w := range want {
+		if f.Scores[id] != w {
+			t.Errorf("score[%s] = %v, want %v", id, f.Scores[id], w)
+		}
+	}
+	if f.Details["ep-m"][SignalSpeaker] != 0.3 || f.Details["ep-c"] != nil {
+		t.Errorf("details = %v, want the factor on the other speaker's turn only", f.Details)
+	}
+}
