@@ -49,6 +49,10 @@ func openSession(path string, threads int) (*ort.DynamicAdvancedSession, error) 
 		// Shapes change with every batch, so planned memory patterns would
 		// only be recomputed and kept.
 		func() error { return opts.SetMemPattern(false) },
+		// Idle worker threads would otherwise spin for a while after each
+		// inference, taking the cores that the store's queries of the
+		// same search need (measured: half the CPU of a LoCoMo run).
+		func() error { return opts.AddSessionConfigEntry("session.intra_op.allow_spinning", "0") },
 	} {
 		if err := set(); err != nil {
 			return nil, fmt.Errorf("minilm: session options: %w", err)
