@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/bench"
@@ -41,6 +42,7 @@ func (m *Main) bench(ctx context.Context, args []string) error {
 	ablate := fs.Bool("ablations", true, "also score the ablations (BM25 only, dense only, hybrid, +graph, +entities)")
 	reuse := fs.Bool("reuse", false, "keep spaces an earlier run into the same --data-dir fully ingested (only the questions are asked again)")
 	tuning := fs.String("retrieval", "", "a JSON file of retrieval settings that override the defaults (keys as in the report's config)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
 	missesPath := fs.String("misses", "", "write each question whose top 10 miss a gold turn to this JSONL file")
 	if err := parse(fs, args[1:], e); err != nil {
 		return err
@@ -111,6 +113,17 @@ func (m *Main) bench(ctx context.Context, args []string) error {
 	}
 	if !*ablate {
 		runner.Ablations = []retrieve.Ablation{}
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return fmt.Errorf("bench: %w", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("bench: cpu profile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	rep, err := runner.Run(ctx, ds)
 	if err != nil {
