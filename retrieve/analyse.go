@@ -21,6 +21,10 @@ type analysis struct {
 	FirstPerson bool
 	// Spans are the time expressions of the query, resolved.
 	Spans []TimeSpan
+	// Aggregate is true when the answer gathers several occasions: a
+	// count, a total, an order, a comparison ("how many concerts…",
+	// "which did I do first, A or B?").
+	Aggregate bool
 }
 
 // maxNGram is the longest n-gram looked up as an entity name.
@@ -41,6 +45,7 @@ func analyse(query string, ref time.Time, parse func(string, time.Time) []TimeSp
 			a.Terms = append(a.Terms, w)
 		}
 	}
+	a.Aggregate = aggregates(a.Words)
 	a.NGrams = ngrams(a.Words, maxNGram)
 	// A pasted paragraph would otherwise send hundreds of names to the
 	// entity lookup; the longest n-grams come first and are kept.
@@ -51,6 +56,32 @@ func analyse(query string, ref time.Time, parse func(string, time.Time) []TimeSp
 		a.Spans = parse(query, ref)
 	}
 	return a
+}
+
+// aggregates reports whether a query's words ask to gather several
+// occasions: "how many", "how much", a total, an average, an order, a
+// difference or a choice between two ("first, A or B").
+func aggregates(ws []string) bool {
+	hasOr := false
+	for _, w := range ws {
+		hasOr = hasOr || w == "or"
+	}
+	for i, w := range ws {
+		switch w {
+		case "total", "totally", "altogether", "combined", "average", "sum", "order", "between", "compared",
+			"compare", "difference", "times":
+			return true
+		case "how":
+			if i+1 < len(ws) && (ws[i+1] == "many" || ws[i+1] == "much") {
+				return true
+			}
+		case "first", "last", "earlier", "later", "before", "after":
+			if hasOr {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // words splits text into lower-case words of letters and digits, keeping

@@ -92,6 +92,10 @@ type Config struct {
 	// SourceDiversity defers a result whose source episodes the results
 	// above it already cover, so the top k shows k different things.
 	SourceDiversity bool `json:"source_diversity"`
+	// SpreadTop is how many leading places of the answer to an aggregating
+	// query ("how many…", "which first, A or B?") prefer a conversation not
+	// yet shown in them (0: off).
+	SpreadTop int `json:"spread_top"`
 	// ContextSeeds is how many of the best episodes lend score to their
 	// neighbouring turns (Signals.Context).
 	ContextSeeds int `json:"context_seeds"`
@@ -144,6 +148,7 @@ func DefaultConfig() Config {
 		ContextSpan:         2,
 		ContextDecay:        0.7,
 		SpeakerFocus:        0.3,
+		SpreadTop:           5,
 		ContextWindow:       time.Hour,
 		MaxFactSources:      3,
 		ContextChars:        6000,

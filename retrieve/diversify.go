@@ -1,5 +1,10 @@
 package retrieve
 
+import (
+	"slices"
+	"time"
+)
+
 // diversify chooses the top k of results, which come in score order. It
 // drops any result whose content words are near-identical (Jaccard
 // similarity of stems at or above threshold; 0 or above 1: off) to a result
@@ -101,4 +106,53 @@ func jaccard(a, b map[string]bool) float64 {
 		}
 	}
 	return float64(inter) / float64(len(a)+len(b)-inter)
+}
+
+// spreadTop reorders results so that each of the first n places goes to the
+// best result that brings a conversation not yet shown there, when there is
+// one among the first 3n: a question about several occasions ("how many
+// concerts did I go to?") needs each of them near the top, not the same
+// evening three times. Results it passes over keep their order after the n
+// places. A conversation is a run of turns said within gap of each other;
+// a result brings the conversations of its sources (a fact may bring
+// several), so it runs after the sources are attached.
+func spreadTop(results []Result, n int, gap time.Duration) []Result {
+	if n <= 1 || len(results) < 2 {
+		return results
+	}
+	pool := min(3*n, len(results))
+	var (
+		top, passed []Result
+		shown       []time.Time
+	)
+	near := func(t time.Time) bool {
+		return slices.ContainsFunc(shown, func(s time.Time) bool { return t.Sub(s) <= gap && s.Sub(t) <= gap })
+	}
+	for i, r := range results[:pool] {
+		if len(top) == n {
+			passed = append(passed, results[i:pool]...)
+			break
+		}
+		fresh := len(r.Sources) == 0
+		for _, src := range r.Sources {
+			fresh = fresh || !near(src.OccurredAt)
+		}
+		if !fresh {
+			passed = append(passed, r)
+			continue
+		}
+		top = append(top, r)
+		for _, src := range r.Sources {
+			shown = append(shown, src.OccurredAt)
+		}
+	}
+	out := append(top, passed...)
+	out = append(out, results[pool:]...)
+	// Scores descend down the list a caller sees, as in diversify.
+	for i := 1; i < len(out); i++ {
+		if out[i].Score > out[i-1].Score {
+			out[i].Score = out[i-1].Score
+		}
+	}
+	return out
 }

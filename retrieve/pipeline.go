@@ -76,6 +76,9 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	if err := p.attachSources(ctx, req.Scope, ordered, f.Scores, cfg.MaxFactSources); err != nil {
 		return nil, err
 	}
+	if a.Aggregate {
+		ordered = spreadTop(ordered, cfg.SpreadTop, cfg.ContextWindow)
+	}
 	resp := &Response{Results: make([]Result, 0, len(ordered)), Entities: c.entities}
 	for _, r := range ordered {
 		if req.Explain {
