@@ -87,11 +87,9 @@ type Config struct {
 	// ModelDir/libonnxruntime.so.
 	LibraryPath string
 	// Threads is the number of threads one inference uses; 0 means the
-	// number of CPUs. ONNX Runtime's worker threads spin while waiting for
-	// work, which gives the lowest latency on cores lore has to itself; on
-	// a machine shared with other busy processes 1 avoids the spinning,
-	// which wasted half the CPU in a benchmark on a loaded machine (see
-	// embed/README.md).
+	// number of CPUs. The worker threads sleep between inferences rather
+	// than spin, so the store's queries of the same search get the cores
+	// (see embed/README.md).
 	Threads int
 }
 
