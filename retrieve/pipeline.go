@@ -13,7 +13,8 @@ import (
 )
 
 // search runs the stages: analyse, candidates, hydrate, temporal, fuse,
-// filter, diversify, sources, context.
+// neighbouring turns, speaker focus, filter, diversify, sources, spread over
+// conversations (aggregating queries), context.
 func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	req.Scope = req.Scope.WithDefaults()
 	if err := req.Scope.Validate(); err != nil {
