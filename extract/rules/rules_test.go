@@ -208,6 +208,8 @@ func TestCleanObject(t *testing.T) {
 		{"article", "a new bike", "new bike"},
 		{"filler", "pottery a lot", "pottery"},
 		{"six words", "one two three four five six seven eight", "one two three four five six"},
+		{"cut leaves no dangling word", "helpful responses from 3 members in the forum", "helpful responses from 3 members"},
+		{"only function words", "with", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

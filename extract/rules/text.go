@@ -129,7 +129,21 @@ func cleanObject(obj string, spans []temporal.Span, offset int) string {
 	if len(words) > 6 {
 		words = words[:6]
 	}
+	// The cut at six words, or a date taken out, can leave the phrase
+	// hanging on a function word ("helpful responses from 3 members in").
+	for len(words) > 0 && danglingWords[strings.ToLower(words[len(words)-1])] {
+		words = words[:len(words)-1]
+	}
 	return strings.Trim(strings.Join(words, " "), "'\"")
+}
+
+// danglingWords cannot end an object phrase.
+var danglingWords = map[string]bool{
+	"a": true, "an": true, "the": true, "of": true, "to": true, "for": true, "in": true, "on": true, "at": true,
+	"by": true, "with": true, "from": true, "like": true, "as": true, "and": true, "or": true, "but": true,
+	"about": true, "into": true, "than": true, "that": true, "this": true, "my": true, "your": true, "his": true,
+	"her": true, "their": true, "our": true, "its": true, "some": true, "which": true, "who": true, "so": true,
+	"because": true, "while": true, "when": true, "if": true,
 }
 
 // nameMention is a capitalized name found in a sentence.
