@@ -119,14 +119,6 @@ func (r *Runner) Run(ctx context.Context, ds *Dataset) (*Report, error) {
 		}
 		if reused {
 			prog.add(sp.turns())
-			// A fresh space's vectors are in memory from its ingestion; a
-			// reused one loads them on its first search. One untimed
-			// search makes both runs time the same thing.
-			if len(sp.Questions) > 0 {
-				if _, err := r.Pipeline.Search(ctx, retrieve.Request{Scope: scope, Query: sp.Questions[0].Text, TopK: MaxK, QueryTime: sp.Questions[0].Time}); err != nil {
-					return nil, fmt.Errorf("bench: warm %s: %w", sp.ID, err)
-				}
-			}
 		} else {
 			// A rerun starts from an empty space.
 			if _, err := r.Ingest.Store.DeleteScope(ctx, scope); err != nil {
