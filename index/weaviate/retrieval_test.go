@@ -73,9 +73,9 @@ func TestRetrieval(t *testing.T) {
 // backend and Neo4j + Weaviate on the retrieval fixture. The graph signal
 // and dense vectors are equal on both; BM25 differs in its IDF (FTS5 weighs
 // terms over the whole file, Weaviate per collection and tenant), which can
-// reorder close results. With BM25 the heaviest signal (dense weight 0.3)
-// the top memories stood for the same source turn on 13 of 15 queries when
-// measured, so at least 80% must agree.
+// reorder close results. The top memories stood for the same source turn
+// on 13 of 15 queries with BM25 the heaviest signal (dense 0.3) and on 15 of
+// 15 with the issue-5 defaults, so at least 80% must agree.
 func TestRetrievalMatchesEmbedded(t *testing.T) {
 	storetest.CompareRetrieval(t,
 		storetest.RetrievalBackend{Name: "sqlite", Open: openEmbedded},
