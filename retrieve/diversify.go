@@ -62,14 +62,7 @@ func diversify(results []Result, k int, threshold float64, bySource bool) []Resu
 		}
 		out = append(out, r)
 	}
-	// A deferred result takes the score of its new place, so that scores
-	// always descend down the list a caller sees; its fused score stays in
-	// ScoreDetails.
-	for i := 1; i < len(out); i++ {
-		if out[i].Score > out[i-1].Score {
-			out[i].Score = out[i-1].Score
-		}
-	}
+	lowerToPlace(out)
 	return out
 }
 
@@ -148,11 +141,17 @@ func spreadTop(results []Result, n int, gap time.Duration) []Result {
 	}
 	out := append(top, passed...)
 	out = append(out, results[pool:]...)
-	// Scores descend down the list a caller sees, as in diversify.
-	for i := 1; i < len(out); i++ {
-		if out[i].Score > out[i-1].Score {
-			out[i].Score = out[i-1].Score
+	lowerToPlace(out)
+	return out
+}
+
+// lowerToPlace gives a result moved below better-scored ones the score of
+// its new place, so that scores always descend down the list a caller
+// sees; its fused score stays in ScoreDetails.
+func lowerToPlace(results []Result) {
+	for i := 1; i < len(results); i++ {
+		if results[i].Score > results[i-1].Score {
+			results[i].Score = results[i-1].Score
 		}
 	}
-	return out
 }
