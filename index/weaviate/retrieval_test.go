@@ -71,9 +71,9 @@ func TestRetrieval(t *testing.T) {
 
 // TestRetrievalMatchesEmbedded compares the top memories of the embedded
 // backend and Neo4j + Weaviate on the retrieval fixture. The graph signal
-// and dense vectors are equal on both; BM25 differs in its IDF (FTS5 weighs
-// terms over the whole file, Weaviate per collection and tenant), which can
-// reorder close results. The top memories stood for the same source turn
+// and dense vectors are equal on both; BM25 differs in its IDF (the
+// embedded index weighs terms over the user's or agent's documents,
+// Weaviate over a collection's tenant), which can reorder close results. The top memories stood for the same source turn
 // on 13 of 15 queries with BM25 the heaviest signal (dense 0.3) and on 15 of
 // 15 with the issue-5 defaults, so at least 80% must agree.
 func TestRetrievalMatchesEmbedded(t *testing.T) {

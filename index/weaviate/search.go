@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/index/terms"
 	"github.com/weaviate/weaviate/entities/models"
 )
 
@@ -20,7 +21,7 @@ const (
 )
 
 // SearchText ranks the documents q.Scope contains by BM25 over their text,
-// analyzed as the embedded index's FTS5 tokenizer does (see analyze). A
+// analyzed into the embedded index's terms (see package terms). A
 // query without a letter or digit finds nothing. With several kinds, each
 // collection is ranked on its own statistics and the hits are merged by
 // score.
@@ -29,11 +30,11 @@ func (x *Index) SearchText(ctx context.Context, q lore.IndexQuery) ([]lore.Index
 	if err != nil {
 		return nil, err
 	}
-	terms := analyze(q.Text)
-	if terms == "" {
+	text := terms.Joined(q.Text)
+	if text == "" {
 		return nil, nil
 	}
-	arg := "bm25:{query:" + gqlString(terms) + ",properties:[" + gqlString(propTerms) + "]}"
+	arg := "bm25:{query:" + gqlString(text) + ",properties:[" + gqlString(propTerms) + "]}"
 	return x.search(ctx, q, classes, limit, arg, "score")
 }
 

@@ -259,9 +259,9 @@ func collectionSchema(class string) *models.Class {
 		VectorIndexType:   "hnsw",
 		VectorIndexConfig: map[string]any{"distance": "cosine", "skipDefaultQuantization": true},
 		InvertedIndexConfig: &models.InvertedIndexConfig{
-			// k1 and b are FTS5's bm25() defaults.
+			// k1 and b are the embedded index's (FTS5's bm25() defaults).
 			Bm25: &models.BM25Config{K1: 1.2, B: 0.75},
-			// No stop-word list: the embedded FTS5 index has none, and a
+			// No stop-word list: the embedded index has none, and a
 			// query such as "who am I" must still match the same documents.
 			Stopwords: &models.StopwordConfig{Preset: "none"},
 		},
@@ -281,8 +281,9 @@ func collectionSchema(class string) *models.Class {
 				Name: propText, DataType: []string{"text"}, Tokenization: "word",
 				IndexFilterable: &no, IndexSearchable: &no,
 			},
-			// The text as analyze makes it, FTS5's terms separated by
-			// spaces: BM25 runs on these, split on white space only.
+			// The text as terms.Joined makes it, the embedded index's
+			// terms separated by spaces: BM25 runs on these, split on
+			// white space only.
 			{
 				Name: propTerms, DataType: []string{"text"}, Tokenization: "whitespace",
 				IndexFilterable: &no, IndexSearchable: &yes,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-openapi/strfmt"
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/index/terms"
 	"github.com/weaviate/weaviate/entities/models"
 )
 
@@ -116,7 +117,7 @@ func toObject(d *lore.IndexDoc) (*models.Object, error) {
 			propAgent:  d.Scope.AgentID,
 			propRun:    d.Scope.RunID,
 			propText:   d.Text,
-			propTerms:  analyze(d.Text),
+			propTerms:  terms.Joined(d.Text),
 			propTime:   formatTime(d.Time),
 		},
 	}

@@ -1,4 +1,4 @@
-package weaviate
+package terms
 
 import (
 	"os"
@@ -51,7 +51,7 @@ func TestPorterStem(t *testing.T) {
 	}
 }
 
-func TestAnalyze(t *testing.T) {
+func TestJoined(t *testing.T) {
 	tests := []struct {
 		name, in, want string
 	}{
@@ -74,16 +74,19 @@ func TestAnalyze(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := analyze(tt.in); got != tt.want {
-				t.Fatalf("analyze(%q)=%q, want %q", tt.in, got, tt.want)
+			if got := Joined(tt.in); got != tt.want {
+				t.Fatalf("Joined(%q)=%q, want %q", tt.in, got, tt.want)
+			}
+			if got := strings.Join(Analyze(tt.in), " "); got != tt.want {
+				t.Fatalf("Analyze(%q) joined=%q, want %q", tt.in, got, tt.want)
 			}
 		})
 	}
 }
 
-// TestAnalyzeMatchesFTS5 checks analyze against the terms SQLite's FTS5
-// tokenizer, the embedded index's, makes of every word in
-// testdata/fts5_porter.tsv.
+// TestAnalyzeMatchesFTS5 checks Analyze against the terms SQLite's FTS5
+// tokenizer, which the embedded index used to rank with, makes of every
+// word in testdata/fts5_porter.tsv.
 func TestAnalyzeMatchesFTS5(t *testing.T) {
 	data, err := os.ReadFile("testdata/fts5_porter.tsv")
 	if err != nil {
@@ -99,10 +102,10 @@ func TestAnalyzeMatchesFTS5(t *testing.T) {
 			t.Fatalf("bad fixture line %q", line)
 		}
 		n++
-		if got := analyze(word); got != want {
+		if got := Joined(word); got != want {
 			bad++
 			if bad <= 100 {
-				t.Errorf("analyze(%q)=%q, FTS5 makes %q", word, got, want)
+				t.Errorf("Joined(%q)=%q, FTS5 makes %q", word, got, want)
 			}
 		}
 	}

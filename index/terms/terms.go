@@ -1,4 +1,10 @@
-package weaviate
+// Package terms turns text into the terms Lore's BM25 indexes count: the
+// terms SQLite's FTS5 tokenizer "porter unicode61 remove_diacritics 2" made
+// when the embedded index ranked with FTS5, so that "dinners" finds "dinner"
+// and "cafe" finds "café". The embedded index (graph/sqlite) and the
+// Weaviate index (which has no English stemmer) both analyze documents and
+// queries with it, so the two backends match the same documents.
+package terms
 
 import (
 	"strings"
@@ -7,14 +13,6 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// Weaviate has no English stemmer, while the embedded index's FTS5 table
-// uses the "porter unicode61 remove_diacritics 2" tokenizer. So that BM25
-// matches the same documents on both backends ("adopt" finds "adopted",
-// "cafe" finds "café"), the index analyzes text itself the way that
-// tokenizer does, and stores the result in the searchable terms property;
-// queries are analyzed the same way. Weaviate's word tokenizer then only
-// splits the terms on the spaces between them.
-
 // Stemming bounds, as in FTS5's porter tokenizer: shorter and longer tokens,
 // and tokens with anything but a-z, pass through unstemmed.
 const (
@@ -22,22 +20,39 @@ const (
 	maxStemLen = 64
 )
 
-// analyze case-folds text, removes Latin diacritics, splits it into tokens
+// Analyze case-folds text, removes Latin diacritics, splits it into tokens
 // (runs of letters, digits and private-use characters; everything else,
-// including marks outside the combining diacriticals, separates), stems each token with Porter's algorithm, and joins the
-// terms with single spaces. For every word of testdata/fts5_porter.tsv it
-// gives the term FTS5 gives.
-func analyze(text string) string {
+// including marks outside the combining diacriticals, separates) and stems
+// each token with Porter's algorithm. It returns the terms in order,
+// repeats included. For every word of testdata/fts5_porter.tsv it gives the
+// term FTS5 gives.
+func Analyze(text string) []string {
+	var out []string
+	each(text, func(term string) { out = append(out, term) })
+	return out
+}
+
+// Joined returns the terms of Analyze separated by single spaces, the form
+// a whitespace tokenizer splits back into the same terms.
+func Joined(text string) string {
 	var out strings.Builder
+	each(text, func(term string) {
+		if out.Len() > 0 {
+			out.WriteByte(' ')
+		}
+		out.WriteString(term)
+	})
+	return out.String()
+}
+
+// each calls fn with every term of text, in order.
+func each(text string, fn func(term string)) {
 	var tok []rune
 	flush := func() {
 		if len(tok) == 0 {
 			return
 		}
-		if out.Len() > 0 {
-			out.WriteByte(' ')
-		}
-		out.WriteString(stemToken(string(tok)))
+		fn(stemToken(string(tok)))
 		tok = tok[:0]
 	}
 	for _, r := range norm.NFC.String(strings.ToValidUTF8(text, " ")) {
@@ -45,13 +60,12 @@ func analyze(text string) string {
 		case isCombiningDiacritic(r):
 			// Part of the token, and removed with the diacritics.
 		case unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r):
-			tok = append(tok, foldRune(foldCase(r))...)
+			tok = appendFolded(tok, foldCase(r))
 		default:
 			flush()
 		}
 	}
 	flush()
-	return out.String()
 }
 
 // isCombiningDiacritic reports the combining diacritical marks (U+0300 to
@@ -71,24 +85,24 @@ func foldCase(r rune) rune {
 	return unicode.ToLower(unicode.ToUpper(r))
 }
 
-// foldRune removes the diacritics of a Latin letter ("é" → "e", "ß" stays):
-// the letter is decomposed and its combining marks dropped. Letters of other
-// scripts are kept whole, as FTS5's remove_diacritics does, since their marks
-// can carry meaning.
-func foldRune(r rune) []rune {
+// appendFolded appends r without its diacritics if it is a Latin letter
+// ("é" → "e", "ß" stays): the letter is decomposed and its combining marks
+// dropped. Letters of other scripts are kept whole, as FTS5's
+// remove_diacritics does, since their marks can carry meaning.
+func appendFolded(tok []rune, r rune) []rune {
 	if r < 0x00C0 || !unicode.Is(unicode.Latin, r) {
-		return []rune{r}
+		return append(tok, r)
 	}
-	var out []rune
+	n := len(tok)
 	for _, d := range norm.NFD.String(string(r)) {
 		if !unicode.Is(unicode.Mn, d) {
-			out = append(out, d)
+			tok = append(tok, d)
 		}
 	}
-	if len(out) == 0 {
-		return []rune{r}
+	if len(tok) == n {
+		return append(tok, r)
 	}
-	return out
+	return tok
 }
 
 // stemToken stems a token of a stemmable length in bytes. Like FTS5's
