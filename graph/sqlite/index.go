@@ -4,9 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
-	"hash/fnv"
 	"math"
-	"strconv"
 	"strings"
 	"unicode"
 
@@ -24,8 +22,9 @@ const DefaultLimit = 100
 const maxQueryTerms = 32
 
 // Index is the search index over facts and episodes in the Store's
-// database: FTS5 with BM25 for text, exact cosine similarity over float32
-// vectors. Get it with Store.Index.
+// database: BM25 for text with each user's (or agent's) own statistics (see
+// Text search in bm25.go), exact cosine similarity over float32 vectors.
+// Get it with Store.Index.
 type Index struct {
 	s      *Store
 	closed bool // this view's reference is released
@@ -72,12 +71,19 @@ func (x *Index) Upsert(ctx context.Context, docs []lore.IndexDoc) error {
 		if old, err = docRefs(ctx, tx, ids); err != nil {
 			return err
 		}
-		// One parse per batch, not per document.
-		upsert, err := tx.PrepareContext(ctx, `INSERT INTO docs (id, kind, tenant_id, user_id, agent_id, run_id, text, scope_tokens, time)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		// Each document as stored, updated as the batch goes: an id may
+		// come twice.
+		stored := make(map[string]docRef, len(old))
+		for _, r := range old {
+			stored[r.id] = r
+		}
+		// One parse per batch, not per document. scope_tokens is a relic
+		// of the FTS5 index (see migration 4).
+		upsert, err := tx.PrepareContext(ctx, `INSERT INTO docs (id, kind, tenant_id, user_id, agent_id, run_id, text, scope_tokens, time, tokens)
+			VALUES (?, ?, ?, ?, ?, ?, ?, '', ?, ?)
 			ON CONFLICT (id) DO UPDATE SET kind = excluded.kind, tenant_id = excluded.tenant_id,
 				user_id = excluded.user_id, agent_id = excluded.agent_id, run_id = excluded.run_id,
-				text = excluded.text, scope_tokens = excluded.scope_tokens, time = excluded.time
+				text = excluded.text, time = excluded.time, tokens = excluded.tokens
 			RETURNING seq`)
 		if err != nil {
 			return err
@@ -94,13 +100,42 @@ func (x *Index) Upsert(ctx context.Context, docs []lore.IndexDoc) error {
 			return err
 		}
 		defer dropVec.Close()
+		p, err := newPoster(ctx, tx)
+		if err != nil {
+			return err
+		}
+		defer p.close()
 		for _, d := range docs {
+			sc := d.Scope
+			prev, had := stored[d.ID]
+			// Rewriting a document with the same text in the same
+			// partitions (a fact seen again) keeps its postings.
+			keep := had && prev.tokens.Valid && prev.text == d.Text &&
+				prev.tenant == sc.TenantID && prev.user == sc.UserID && prev.agent == sc.AgentID
+			var c termCounts
+			tokens := prev.tokens.Int64
+			if !keep {
+				if had && prev.tokens.Valid {
+					if err := p.unpost(ctx, prev.seq, prev.tenant, prev.user, prev.agent, prev.tokens.Int64); err != nil {
+						return err
+					}
+				}
+				c = countTerms(d.Text)
+				tokens = int64(c.tokens)
+			}
 			var seq int64
-			err := upsert.QueryRowContext(ctx, d.ID, string(d.Kind), d.Scope.TenantID, d.Scope.UserID, d.Scope.AgentID,
-				d.Scope.RunID, d.Text, strings.Join(docTokens(d.Scope, d.Kind), " "), micros(d.Time)).Scan(&seq)
+			err := upsert.QueryRowContext(ctx, d.ID, string(d.Kind), sc.TenantID, sc.UserID, sc.AgentID,
+				sc.RunID, d.Text, micros(d.Time), tokens).Scan(&seq)
 			if err != nil {
 				return err
 			}
+			if !keep {
+				if err := p.post(ctx, seq, sc.TenantID, sc.UserID, sc.AgentID, c); err != nil {
+					return err
+				}
+			}
+			stored[d.ID] = docRef{seq: seq, id: d.ID, tenant: sc.TenantID, user: sc.UserID, agent: sc.AgentID,
+				text: d.Text, tokens: sql.NullInt64{Int64: tokens, Valid: true}}
 			if len(d.Vector) > 0 {
 				_, err = setVec.ExecContext(ctx, seq, encodeVector(d.Vector))
 			} else {
@@ -110,7 +145,7 @@ func (x *Index) Upsert(ctx context.Context, docs []lore.IndexDoc) error {
 				return err
 			}
 		}
-		return nil
+		return p.stats.write(ctx, tx)
 	})
 	if err != nil {
 		return wrap("index upsert", err)
@@ -174,66 +209,6 @@ func (x *Index) DeleteScope(ctx context.Context, scope lore.Scope) error {
 	return nil
 }
 
-// SearchText ranks the scope's documents by BM25 over their text. User text
-// becomes an OR of quoted terms (see matchTerms), so no input can produce
-// an FTS5 syntax error; text without any word finds nothing.
-func (x *Index) SearchText(ctx context.Context, q lore.IndexQuery) ([]lore.IndexHit, error) {
-	if err := q.Scope.Validate(); err != nil {
-		return nil, err
-	}
-	terms := matchTerms(q.Text)
-	if len(terms) == 0 {
-		return []lore.IndexHit{}, nil
-	}
-	// The tokens restrict the match to the scope and kinds inside FTS5
-	// (weight 0, so they do not change the ranking). The exact columns are
-	// checked as well, so correctness never rests on the tokens' hash.
-	match := "scope_tokens : (" + readTokens(q) + ") AND text : (" + quoteAll(terms, " OR ") + ")"
-	var w where
-	w.scope("d.", q.Scope)
-	filterDocs(&w, "d.", q)
-	limit := q.Limit
-	if limit <= 0 {
-		limit = DefaultLimit
-	}
-	var query string
-	args := []any{match}
-	if q.Since == nil && q.Until == nil {
-		// Everything is filtered inside FTS5: rank there and join only the
-		// top hits.
-		query = `SELECT d.id, d.kind, f.score FROM
-			(SELECT rowid, bm25(docs_fts, 1.0, 0.0) AS score FROM docs_fts WHERE docs_fts MATCH ?
-			 ORDER BY score, rowid LIMIT ` + strconv.Itoa(limit) + `) AS f
-			JOIN docs d ON d.seq = f.rowid
-			WHERE ` + w.sql() + ` ORDER BY f.score, d.id`
-	} else {
-		// A time range is checked on docs, for every match.
-		query = `SELECT d.id, d.kind, bm25(docs_fts, 1.0, 0.0) AS score
-			FROM docs_fts JOIN docs d ON d.seq = docs_fts.rowid
-			WHERE docs_fts MATCH ? AND ` + w.sql() + ` ORDER BY score, d.id LIMIT ` + strconv.Itoa(limit)
-	}
-	rows, err := x.s.r.QueryContext(ctx, query, append(args, w.args...)...)
-	if err != nil {
-		return nil, wrap("search text", err)
-	}
-	defer rows.Close()
-	hits := []lore.IndexHit{}
-	for rows.Next() {
-		var (
-			h     lore.IndexHit
-			kind  string
-			score float64
-		)
-		if err := rows.Scan(&h.ID, &kind, &score); err != nil {
-			return nil, wrap("search text", err)
-		}
-		// FTS5's bm25() is lower-is-better; the port wants higher-is-better.
-		h.Kind, h.Score = lore.DocKind(kind), -score
-		hits = append(hits, h)
-	}
-	return hits, wrap("search text", rows.Err())
-}
-
 // filterDocs adds the kind and time conditions of q for the docs table
 // aliased p.
 func filterDocs(w *where, p string, q lore.IndexQuery) {
@@ -252,17 +227,22 @@ func filterDocs(w *where, p string, q lore.IndexQuery) {
 	}
 }
 
-// docRef is where a document lived: enough to update the vector cache.
+// docRef is where a document lived: enough to update the vector cache and
+// the text index.
 type docRef struct {
+	seq                 int64
 	id                  string
 	tenant, user, agent string
+	text                string        // only from docRefs
+	tokens              sql.NullInt64 // the length in terms; NULL before backfill
 }
 
-// docRefs returns the stored scopes of the documents with these ids.
+// docRefs returns the stored documents with these ids.
 func docRefs(ctx context.Context, tx *sql.Tx, ids []string) ([]docRef, error) {
 	var out []docRef
 	for _, part := range chunks(ids, 500) {
-		rows, err := tx.QueryContext(ctx, `SELECT id, tenant_id, user_id, agent_id FROM docs WHERE id IN (`+placeholders(len(part))+`)`, anys(part)...)
+		rows, err := tx.QueryContext(ctx, `SELECT seq, id, tenant_id, user_id, agent_id, text, tokens FROM docs
+			WHERE id IN (`+placeholders(len(part))+`)`, anys(part)...)
 		if err != nil {
 			return nil, err
 		}
@@ -275,79 +255,42 @@ func docRefs(ctx context.Context, tx *sql.Tx, ids []string) ([]docRef, error) {
 	return out, nil
 }
 
-// deleteDocs deletes the documents w selects and returns where they lived.
+// deleteDocs deletes the documents w selects, with their postings and
+// vectors (ON DELETE CASCADE), takes them out of their partitions'
+// statistics and returns where they lived.
 func deleteDocs(ctx context.Context, tx *sql.Tx, w where) ([]docRef, error) {
-	rows, err := tx.QueryContext(ctx, `DELETE FROM docs WHERE `+w.sql()+` RETURNING id, tenant_id, user_id, agent_id`, w.args...)
+	// The text is not needed: '' keeps one scanner for both statements.
+	rows, err := tx.QueryContext(ctx, `DELETE FROM docs WHERE `+w.sql()+`
+		RETURNING seq, id, tenant_id, user_id, agent_id, '', tokens`, w.args...)
 	if err != nil {
 		return nil, err
 	}
-	return scanRefs(rows)
+	refs, err := scanRefs(rows)
+	if err != nil {
+		return nil, err
+	}
+	stats := statsDelta{}
+	for _, r := range refs {
+		if r.tokens.Valid {
+			stats.add(r.tenant, r.user, r.agent, r.tokens.Int64, -1)
+		}
+	}
+	return refs, stats.write(ctx, tx)
 }
 
-// scanRefs reads (id, tenant_id, user_id, agent_id) rows and closes them.
+// scanRefs reads (seq, id, tenant_id, user_id, agent_id, text, tokens) rows
+// and closes them.
 func scanRefs(rows *sql.Rows) ([]docRef, error) {
 	defer rows.Close()
 	var out []docRef
 	for rows.Next() {
 		var r docRef
-		if err := rows.Scan(&r.id, &r.tenant, &r.user, &r.agent); err != nil {
+		if err := rows.Scan(&r.seq, &r.id, &r.tenant, &r.user, &r.agent, &r.text, &r.tokens); err != nil {
 			return nil, err
 		}
 		out = append(out, r)
 	}
 	return out, rows.Err()
-}
-
-// docTokens returns the tokens a document is indexed under: its
-// (tenant, user), (tenant, agent) and (tenant, run) where set, and its kind.
-func docTokens(sc lore.Scope, kind lore.DocKind) []string {
-	var out []string
-	if sc.UserID != "" {
-		out = append(out, scopeToken('u', sc.TenantID, sc.UserID))
-	}
-	if sc.AgentID != "" {
-		out = append(out, scopeToken('a', sc.TenantID, sc.AgentID))
-	}
-	if sc.RunID != "" {
-		out = append(out, scopeToken('r', sc.TenantID, sc.RunID))
-	}
-	return append(out, scopeToken('k', "", string(kind)))
-}
-
-// readTokens returns the FTS5 expression over scope_tokens that every
-// document a query may find satisfies: the tokens of the fields its scope
-// sets (Validate guarantees a user or an agent), and one of its kinds.
-func readTokens(q lore.IndexQuery) string {
-	var must []string
-	if q.Scope.UserID != "" {
-		must = append(must, scopeToken('u', q.Scope.TenantID, q.Scope.UserID))
-	}
-	if q.Scope.AgentID != "" {
-		must = append(must, scopeToken('a', q.Scope.TenantID, q.Scope.AgentID))
-	}
-	if q.Scope.RunID != "" {
-		must = append(must, scopeToken('r', q.Scope.TenantID, q.Scope.RunID))
-	}
-	expr := quoteAll(must, " AND ")
-	if len(q.Kinds) > 0 {
-		kinds := make([]string, len(q.Kinds))
-		for i, k := range q.Kinds {
-			kinds[i] = scopeToken('k', "", string(k))
-		}
-		expr += " AND (" + quoteAll(kinds, " OR ") + ")"
-	}
-	return expr
-}
-
-// scopeToken hashes a tenant and an id into a token that the porter and
-// unicode61 tokenizers keep intact: letters then digits, ending in a digit,
-// so that no suffix rule applies.
-func scopeToken(kind byte, tenant, id string) string {
-	h := fnv.New64a()
-	h.Write([]byte(tenant))
-	h.Write([]byte{0})
-	h.Write([]byte(id))
-	return "s" + string(kind) + strconv.FormatUint(h.Sum64(), 10)
 }
 
 // isStopword reports whether a query word is dropped from text queries: such
@@ -391,17 +334,6 @@ func matchTerms(text string) []string {
 		kept = kept[:maxQueryTerms]
 	}
 	return kept
-}
-
-// quoteAll joins terms as FTS5 strings. A term holds only letters, digits
-// and marks (or a scope token), but quotes are doubled all the same, so
-// the expression is well formed whatever the term.
-func quoteAll(terms []string, sep string) string {
-	quoted := make([]string, len(terms))
-	for i, t := range terms {
-		quoted[i] = `"` + strings.ReplaceAll(t, `"`, `""`) + `"`
-	}
-	return strings.Join(quoted, sep)
 }
 
 // encodeVector stores a vector as little-endian float32s, or NULL.

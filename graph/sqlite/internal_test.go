@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -26,7 +27,7 @@ func TestDurabilitySettings(t *testing.T) {
 		{"writer journal", "journal_mode", "wal"},
 		{"writer sync is FULL", "synchronous", "2"},
 		{"writer foreign keys", "foreign_keys", "1"},
-		{"schema version", "user_version", "3"},
+		{"schema version", "user_version", "4"},
 	}
 	for _, c := range cases {
 		var got string
@@ -77,8 +78,8 @@ func TestMigrateIsIdempotent(t *testing.T) {
 			t.Fatalf("Open %d: %v", i, err)
 		}
 		var v int
-		if err := st.w.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != 3 {
-			t.Errorf("open %d: user_version=%d err=%v, want 3", i, v, err)
+		if err := st.w.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != 4 {
+			t.Errorf("open %d: user_version=%d err=%v, want 4", i, v, err)
 		}
 		if err := st.Close(); err != nil {
 			t.Fatalf("Close %d: %v", i, err)
@@ -128,7 +129,7 @@ func TestSearchTextStems(t *testing.T) {
 	idx := st.Index()
 	defer idx.Close()
 	sc := testScope()
-	if err := idx.Upsert(ctx, docsOf(sc, "We went running along the rivers", "Dinner was lovely")); err != nil {
+	if err := idx.Upsert(ctx, docsOf(sc, "We went running along the rivers", "Dinner was lovely", "Coffee at the Café Crème")); err != nil {
 		t.Fatalf("Upsert: %v", err)
 	}
 	cases := []struct {
@@ -136,6 +137,7 @@ func TestSearchTextStems(t *testing.T) {
 		want  int
 	}{
 		{"runs", 1}, {"river", 1}, {"dinners", 1}, {"lovelier", 0}, {"walking", 0},
+		{"cafe", 1}, {"CAFÉ", 1}, {"cafés", 1}, {"cremes", 1}, {"cre\u0300me", 1}, {"caff", 0},
 	}
 	for _, c := range cases {
 		hits, err := idx.SearchText(ctx, queryOf(sc, c.query))
@@ -151,33 +153,43 @@ func TestSearchTextStems(t *testing.T) {
 func TestMigrateUpgradesOlderSchema(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "lore.db")
+	if err := createAt(t, path, 1).Close(); err != nil {
+		t.Fatalf("close version 1 file: %v", err)
+	}
 	st, err := Open(ctx, path)
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	// Turn the file back into a version 1 database.
-	for _, q := range []string{"DROP INDEX entities_user_name", "DROP INDEX entity_aliases_user", "DROP INDEX episodes_run", "PRAGMA user_version = 1"} {
-		if _, err := st.w.ExecContext(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	if err := st.Close(); err != nil {
-		t.Fatalf("Close: %v", err)
-	}
-	st, err = Open(ctx, path)
 	if err != nil {
 		t.Fatalf("reopen: %v", err)
 	}
 	defer st.Close()
 	var n int
-	if err := st.r.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = 'index'
-		AND name IN ('entities_user_name', 'entity_aliases_user', 'episodes_run')`).Scan(&n); err != nil || n != 3 {
-		t.Errorf("indexes of migrations 2 and 3 after reopen=%d err=%v, want 3", n, err)
+	if err := st.r.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema
+		WHERE name IN ('entities_user_name', 'entity_aliases_user', 'episodes_run', 'doc_terms', 'part_stats')`).Scan(&n); err != nil || n != 5 {
+		t.Errorf("indexes and tables of migrations 2 to 4 after reopen=%d err=%v, want 5", n, err)
+	}
+	if err := st.r.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE name LIKE 'docs_fts%'`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("FTS5 tables after reopen=%d err=%v, want none", n, err)
 	}
 	var v int
-	if err := st.r.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != 3 {
-		t.Errorf("user_version=%d err=%v, want 3", v, err)
+	if err := st.r.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != 4 {
+		t.Errorf("user_version=%d err=%v, want 4", v, err)
 	}
+}
+
+// createAt creates a database file at path with the schema of migrations 1
+// to version, as the Lore of that version left it, and returns its
+// connection for the caller to close.
+func createAt(tb testing.TB, path string, version int) *sql.DB {
+	tb.Helper()
+	db, err := sql.Open("sqlite", path+"?_pragma=foreign_keys(1)&_txlock=immediate")
+	if err != nil {
+		tb.Fatalf("open %s: %v", path, err)
+	}
+	db.SetMaxOpenConns(1)
+	if err := (&Store{w: db}).migrate(context.Background(), version); err != nil {
+		db.Close()
+		tb.Fatalf("migrate to version %d: %v", version, err)
+	}
+	return db
 }
 
 func TestVectorCacheEvictsLeastRecentlySearched(t *testing.T) {

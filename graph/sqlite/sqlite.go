@@ -1,6 +1,6 @@
 // Package sqlite is Lore's embedded default store: one SQLite database file
 // holding episodes, the knowledge graph of entities and facts, their
-// history, the job queue, settings and the search index (FTS5 for BM25,
+// history, the job queue, settings and the search index (postings for BM25,
 // float32 vectors searched exactly). It is pure Go (modernc.org/sqlite).
 //
 // Durability: the database runs in WAL mode with synchronous=FULL, so every
@@ -9,11 +9,12 @@
 // transaction as the change it records); reads use a separate pool that
 // never blocks on the writer.
 //
-// Text search ranks with FTS5's BM25 (porter stemming, diacritics folded);
-// vector search is an exact cosine scan (int8 first pass with error bounds,
-// float32 rescoring) over an in-memory, bounded cache of each searched
-// user's (or agent's) vectors, kept in step with every write (see
-// SetVectorCacheBytes).
+// Text search ranks with BM25 over each user's (or agent's) own documents,
+// whatever else the file holds (porter stemming, diacritics folded, as
+// FTS5 did; see Text search in bm25.go); vector search is an exact cosine
+// scan (int8 first pass with error bounds, float32 rescoring) over an
+// in-memory, bounded cache of each searched user's (or agent's) vectors,
+// kept in step with every write (see SetVectorCacheBytes).
 //
 // *Store implements lore.Store. Its Index method returns the lore.Index over
 // the same database: the two ports both name a DeleteScope method, with
@@ -27,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"runtime"
 	"sort"
@@ -71,7 +73,8 @@ type Store struct {
 }
 
 // Open opens or creates the database file at path, applies any pending
-// schema migrations and returns the store. The directory must exist.
+// schema migrations, indexes documents an older version left unindexed,
+// and returns the store. The directory must exist.
 func Open(ctx context.Context, path string) (*Store, error) {
 	if path == "" || strings.ContainsAny(path, "?#") {
 		return nil, lore.Errorf(lore.EINVALID, "sqlite: database path %q is empty or holds '?' or '#'", path)
@@ -96,7 +99,11 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
 	s := &Store{path: path, w: w, now: time.Now, vectors: newVectorCache(), parallelScan: 20000, refs: 1}
-	if err := s.migrate(ctx); err != nil {
+	if err := s.migrate(ctx, math.MaxInt); err != nil {
+		w.Close()
+		return nil, err
+	}
+	if err := s.backfill(ctx); err != nil {
 		w.Close()
 		return nil, err
 	}
@@ -158,8 +165,9 @@ func (s *Store) release(done *bool) error {
 }
 
 // migrate applies the embedded migrations/NNNN_*.sql files whose number is
-// above the database's user_version, each in its own transaction.
-func (s *Store) migrate(ctx context.Context) error {
+// above the database's user_version and at most last, each in its own
+// transaction.
+func (s *Store) migrate(ctx context.Context, last int) error {
 	entries, err := fs.ReadDir(migrations, "migrations")
 	if err != nil {
 		return fmt.Errorf("sqlite: read migrations: %w", err)
@@ -178,7 +186,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("sqlite: migration %s: name must start with its number", name)
 		}
-		if num <= current {
+		if num <= current || num > last {
 			continue
 		}
 		body, err := migrations.ReadFile("migrations/" + name)

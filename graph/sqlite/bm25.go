@@ -1,0 +1,515 @@
+package sqlite
+
+import (
+	"container/heap"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/index/terms"
+)
+
+// Text search.
+//
+// SearchText ranks with BM25 computed by Lore, not by FTS5: FTS5 keeps one
+// set of statistics for the whole file, so one user's ranking would move
+// with what other tenants and users store. Here the statistics (document
+// count, average length in terms, each term's document frequency) are those
+// of one partition: a user's documents, (tenant, user), or an agent's,
+// (tenant, agent), the same sets the vector cache keys by (vecKey). A
+// document is posted under each partition it has; a query reads the user's
+// partition when its scope sets a user, else the agent's. Its other
+// conditions (agent, run, kinds, time) filter the ranked candidates,
+// checked on the docs table's columns.
+//
+// doc_terms holds the postings, (part, term, seq) → (tf, document length),
+// and part_stats each partition's document count and total length; every
+// write keeps both in step in its own transaction. Terms are those of
+// package terms: the terms FTS5's "porter unicode61 remove_diacritics 2"
+// tokenizer made, so stemmed and folded matching is unchanged.
+
+// BM25 parameters and the IDF floor of FTS5's bm25(), so that scores stay
+// comparable with the FTS5 ranking this replaced: a term in more than about
+// half of the partition's documents has a non-positive IDF and counts with
+// minIDF instead.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+	minIDF = 1e-6
+)
+
+// backfillBatch is the number of documents Open posts per write transaction
+// when a file comes from before migration 4.
+const backfillBatch = 500
+
+// checkBatch bounds the candidates one statement checks against docs (and
+// so its variables).
+const checkBatch = 500
+
+// Statements of the text index that TestQueryPlansUseIndexes checks.
+const (
+	// postingsSQL reads a term's postings in a partition.
+	postingsSQL = `SELECT seq, tf, len FROM doc_terms WHERE part = ? AND term = ? ORDER BY seq`
+	// unpostSQL removes a document's postings.
+	unpostSQL = `DELETE FROM doc_terms WHERE seq = ?`
+	// unpostedSQL reads the next documents the backfill posts.
+	unpostedSQL = `SELECT seq, tenant_id, user_id, agent_id, text FROM docs WHERE tokens IS NULL ORDER BY seq LIMIT ?`
+)
+
+// part returns the key of k's partition in doc_terms and part_stats: a
+// 64-bit hash of (kind, tenant, id). A collision would only merge two
+// partitions' statistics; what a search returns is checked on docs.
+func (k vecKey) part() int64 {
+	kind, id := byte('u'), k.user
+	if k.user == "" {
+		kind, id = 'a', k.agent
+	}
+	h := fnv.New64a()
+	h.Write([]byte{kind})
+	h.Write([]byte(k.tenant))
+	h.Write([]byte{0})
+	h.Write([]byte(id))
+	return int64(h.Sum64())
+}
+
+// termCounts is a document's analysis: the count of each distinct term and
+// the document's length in terms.
+type termCounts struct {
+	tf     map[string]int
+	tokens int
+}
+
+// countTerms analyzes a document's text.
+func countTerms(text string) termCounts {
+	all := terms.Analyze(text)
+	tf := make(map[string]int, len(all))
+	for _, t := range all {
+		tf[t]++
+	}
+	return termCounts{tf: tf, tokens: len(all)}
+}
+
+// partStats is a partition's document count and total length, or a change
+// to them.
+type partStats struct{ docs, tokens int64 }
+
+// statsDelta gathers one transaction's changes to part_stats by partition,
+// written once before it commits.
+type statsDelta map[int64]*partStats
+
+// add counts a document of tokens terms into (sign 1) or out of (sign -1)
+// each partition of (tenant, user, agent).
+func (d statsDelta) add(tenant, user, agent string, tokens, sign int64) {
+	for _, k := range docKeys(tenant, user, agent) {
+		p := d[k.part()]
+		if p == nil {
+			p = &partStats{}
+			d[k.part()] = p
+		}
+		p.docs += sign
+		p.tokens += sign * tokens
+	}
+}
+
+// write applies the changes; a partition left without documents loses its
+// row.
+func (d statsDelta) write(ctx context.Context, tx *sql.Tx) error {
+	for part, p := range d {
+		if p.docs == 0 && p.tokens == 0 {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO part_stats (part, docs, tokens) VALUES (?, ?, ?)
+			ON CONFLICT (part) DO UPDATE SET docs = docs + excluded.docs, tokens = tokens + excluded.tokens`,
+			part, p.docs, p.tokens); err != nil {
+			return fmt.Errorf("part stats: %w", err)
+		}
+		if p.docs < 0 {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM part_stats WHERE part = ? AND docs <= 0`, part); err != nil {
+				return fmt.Errorf("part stats: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// poster writes and removes postings in one write transaction and gathers
+// the statistics' changes; the caller writes stats before committing.
+type poster struct {
+	insert, drop *sql.Stmt
+	stats        statsDelta
+}
+
+// newPoster prepares the statements of a poster; close releases them.
+func newPoster(ctx context.Context, tx *sql.Tx) (*poster, error) {
+	insert, err := tx.PrepareContext(ctx, `INSERT INTO doc_terms (part, term, seq, tf, len) VALUES (?, ?, ?, ?, ?)`)
+	if err != nil {
+		return nil, err
+	}
+	drop, err := tx.PrepareContext(ctx, unpostSQL)
+	if err != nil {
+		insert.Close()
+		return nil, err
+	}
+	return &poster{insert: insert, drop: drop, stats: statsDelta{}}, nil
+}
+
+func (p *poster) close() {
+	p.insert.Close()
+	p.drop.Close()
+}
+
+// post adds the postings of document seq under each of its partitions and
+// counts it in their statistics.
+func (p *poster) post(ctx context.Context, seq int64, tenant, user, agent string, c termCounts) error {
+	for _, k := range docKeys(tenant, user, agent) {
+		part := k.part()
+		for term, tf := range c.tf {
+			if _, err := p.insert.ExecContext(ctx, part, term, seq, tf, c.tokens); err != nil {
+				return fmt.Errorf("post terms: %w", err)
+			}
+		}
+	}
+	p.stats.add(tenant, user, agent, int64(c.tokens), 1)
+	return nil
+}
+
+// unpost removes the postings of document seq, of tokens terms, which stays
+// in docs, and takes it out of its partitions' statistics.
+func (p *poster) unpost(ctx context.Context, seq int64, tenant, user, agent string, tokens int64) error {
+	if _, err := p.drop.ExecContext(ctx, seq); err != nil {
+		return fmt.Errorf("drop terms: %w", err)
+	}
+	p.stats.add(tenant, user, agent, tokens, -1)
+	return nil
+}
+
+// backfill posts every document that has no postings yet (tokens IS NULL:
+// the documents of a file written before migration 4), backfillBatch
+// documents per transaction, so that an interrupted backfill keeps what it
+// committed and the next Open resumes it.
+func (s *Store) backfill(ctx context.Context) error {
+	for {
+		n, err := s.postUnposted(ctx, backfillBatch)
+		if err != nil {
+			return fmt.Errorf("sqlite: backfill text index: %w", err)
+		}
+		if n < backfillBatch {
+			return nil
+		}
+	}
+}
+
+// postUnposted posts up to limit unposted documents in one transaction and
+// returns how many it found.
+func (s *Store) postUnposted(ctx context.Context, limit int) (int, error) {
+	type unposted struct {
+		seq                       int64
+		tenant, user, agent, text string
+	}
+	var n int
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, unpostedSQL, limit)
+		if err != nil {
+			return err
+		}
+		var docs []unposted
+		for rows.Next() {
+			var d unposted
+			if err := rows.Scan(&d.seq, &d.tenant, &d.user, &d.agent, &d.text); err != nil {
+				rows.Close()
+				return err
+			}
+			docs = append(docs, d)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		p, err := newPoster(ctx, tx)
+		if err != nil {
+			return err
+		}
+		defer p.close()
+		for _, d := range docs {
+			c := countTerms(d.text)
+			if err := p.post(ctx, d.seq, d.tenant, d.user, d.agent, c); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE docs SET tokens = ? WHERE seq = ?`, c.tokens, d.seq); err != nil {
+				return err
+			}
+		}
+		n = len(docs)
+		return p.stats.write(ctx, tx)
+	})
+	return n, err
+}
+
+// SearchText ranks the scope's documents by BM25 over their text with the
+// statistics of the scope's partition (see Text search), so other users'
+// and tenants' documents never change a score. User text becomes terms
+// (see queryTerms); text without any word finds nothing. Scores are
+// higher-is-better, ties ordered by id.
+func (x *Index) SearchText(ctx context.Context, q lore.IndexQuery) ([]lore.IndexHit, error) {
+	if err := q.Scope.Validate(); err != nil {
+		return nil, err
+	}
+	qterms := queryTerms(q.Text)
+	if len(qterms) == 0 {
+		return []lore.IndexHit{}, nil
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	// One read transaction, so that the statistics, the postings and the
+	// documents checked are of the same snapshot.
+	tx, err := x.s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, wrap("search text", err)
+	}
+	defer tx.Rollback()
+	hits, err := searchText(ctx, tx, q, qterms, limit)
+	if err != nil {
+		return nil, wrap("search text", err)
+	}
+	return hits, nil
+}
+
+// posting is one document holding a query term, with the term's BM25
+// weight in it before IDF.
+type posting struct {
+	seq int64
+	w   float64
+}
+
+// candidate is a document holding any query term, with its BM25 score.
+type candidate struct {
+	seq   int64
+	score float64
+}
+
+// searchText scores the postings of qterms in q's partition and returns the
+// limit best documents that pass q's filters.
+func searchText(ctx context.Context, tx *sql.Tx, q lore.IndexQuery, qterms []string, limit int) ([]lore.IndexHit, error) {
+	part := readKey(q.Scope).part()
+	var n, total int64
+	err := tx.QueryRowContext(ctx, `SELECT docs, tokens FROM part_stats WHERE part = ?`, part).Scan(&n, &total)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && (n <= 0 || total <= 0)) {
+		// No documents, or none with a term: nothing can match.
+		return []lore.IndexHit{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	avgdl := float64(total) / float64(n)
+	read, err := tx.PrepareContext(ctx, postingsSQL)
+	if err != nil {
+		return nil, err
+	}
+	defer read.Close()
+	lists := make([][]posting, len(qterms))
+	idfs := make([]float64, len(qterms))
+	for i, term := range qterms {
+		if lists[i], err = readPostings(ctx, read, part, term, avgdl); err != nil {
+			return nil, err
+		}
+		idfs[i] = idf(n, int64(len(lists[i])))
+	}
+	return rank(ctx, tx, q, merge(lists, idfs), limit)
+}
+
+// readPostings reads a term's postings in a partition, in seq order, with
+// their weight tf·(k1+1) / (tf + k1·(1 − b + b·len/avgdl)).
+func readPostings(ctx context.Context, read *sql.Stmt, part int64, term string, avgdl float64) ([]posting, error) {
+	rows, err := read.QueryContext(ctx, part, term)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []posting
+	for rows.Next() {
+		var seq, tf, dl int64
+		if err := rows.Scan(&seq, &tf, &dl); err != nil {
+			return nil, err
+		}
+		f := float64(tf)
+		out = append(out, posting{seq, f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*float64(dl)/avgdl))})
+	}
+	return out, rows.Err()
+}
+
+// idf is FTS5's BM25 IDF of a term in df of n documents.
+func idf(n, df int64) float64 {
+	v := math.Log((float64(n) - float64(df) + 0.5) / (float64(df) + 0.5))
+	if v <= 0 {
+		return minIDF
+	}
+	return v
+}
+
+// merge joins the query terms' postings, each sorted by seq, into one
+// candidate per document. A document's score sums its terms' shares in
+// query-term order, so that it does not depend on anything else.
+func merge(lists [][]posting, idfs []float64) []candidate {
+	pos := make([]int, len(lists))
+	size := 0
+	for _, l := range lists {
+		size = max(size, len(l))
+	}
+	out := make([]candidate, 0, size)
+	for {
+		seq, found := int64(math.MaxInt64), false
+		for i, l := range lists {
+			if pos[i] < len(l) && l[pos[i]].seq <= seq {
+				seq, found = l[pos[i]].seq, true
+			}
+		}
+		if !found {
+			return out
+		}
+		var score float64
+		for i, l := range lists {
+			if pos[i] < len(l) && l[pos[i]].seq == seq {
+				score += idfs[i] * l[pos[i]].w
+				pos[i]++
+			}
+		}
+		out = append(out, candidate{seq, score})
+	}
+}
+
+// candHeap is a max-heap of candidates by score.
+type candHeap []candidate
+
+func (h candHeap) Len() int           { return len(h) }
+func (h candHeap) Less(i, j int) bool { return h[i].score > h[j].score }
+func (h candHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *candHeap) Push(x any)        { *h = append(*h, x.(candidate)) }
+func (h *candHeap) Pop() any {
+	old := *h
+	last := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return last
+}
+
+// rank returns the limit best candidates that pass q's filters, by score
+// and then id. It checks candidates against docs best first, in batches
+// that double while filters reject, until limit have passed and none left
+// unchecked ties the last of them (ties are ordered by id, which only docs
+// knows).
+func rank(ctx context.Context, tx *sql.Tx, q lore.IndexQuery, cands []candidate, limit int) ([]lore.IndexHit, error) {
+	h := candHeap(cands)
+	heap.Init(&h)
+	hits := []lore.IndexHit{}
+	take := min(limit, checkBatch)
+	for h.Len() > 0 {
+		var batch []candidate
+		if len(hits) < limit {
+			for len(batch) < take && h.Len() > 0 {
+				batch = append(batch, heap.Pop(&h).(candidate))
+			}
+			take = min(2*take, checkBatch)
+		} else {
+			last := hits[limit-1].Score
+			for len(batch) < checkBatch && h.Len() > 0 && h[0].score == last {
+				batch = append(batch, heap.Pop(&h).(candidate))
+			}
+			if len(batch) == 0 {
+				break
+			}
+		}
+		passed, err := checkDocs(ctx, tx, q, batch)
+		if err != nil {
+			return nil, err
+		}
+		// Batches come best first, so hits stay in descending score order.
+		hits = append(hits, passed...)
+	}
+	slices.SortFunc(hits, func(a, b lore.IndexHit) int {
+		if a.Score != b.Score {
+			return cmpDesc(a.Score, b.Score)
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return hits[:min(len(hits), limit)], nil
+}
+
+// checkDocs returns the candidates of batch that q's scope and filters
+// select, in batch's order, with their ids and kinds.
+func checkDocs(ctx context.Context, tx *sql.Tx, q lore.IndexQuery, batch []candidate) ([]lore.IndexHit, error) {
+	seqs := make([]int64, len(batch))
+	for i, c := range batch {
+		seqs[i] = c.seq
+	}
+	query, args := checkQuery(q, seqs)
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	found := make(map[int64]lore.IndexHit, len(batch))
+	for rows.Next() {
+		var (
+			seq  int64
+			h    lore.IndexHit
+			kind string
+		)
+		if err := rows.Scan(&seq, &h.ID, &kind); err != nil {
+			return nil, err
+		}
+		h.Kind = lore.DocKind(kind)
+		found[seq] = h
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]lore.IndexHit, 0, len(found))
+	for _, c := range batch {
+		if h, ok := found[c.seq]; ok {
+			h.Score = c.score
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}
+
+// checkQuery returns the statement selecting the documents among seqs that
+// q's scope and filters select.
+func checkQuery(q lore.IndexQuery, seqs []int64) (string, []any) {
+	var w where
+	args := make([]any, len(seqs))
+	for i, seq := range seqs {
+		args[i] = seq
+	}
+	w.add("d.seq IN ("+placeholders(len(seqs))+")", args...)
+	// The unary + of scopeFilter keeps SQLite on the primary key: a scope
+	// index would read all of the user's documents.
+	w.scopeFilter("d.", q.Scope)
+	filterDocs(&w, "d.", q)
+	return `SELECT d.seq, d.id, d.kind FROM docs d WHERE ` + w.sql(), w.args
+}
+
+// queryTerms returns the distinct terms of the words matchTerms keeps from
+// user text. A word that analyzes into several terms (rare: marks of some
+// scripts split words) adds each, so where FTS5 matched them as a phrase
+// any of them now matches.
+func queryTerms(text string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, word := range matchTerms(text) {
+		for _, t := range terms.Analyze(word) {
+			if !seen[t] && len(out) < maxQueryTerms {
+				seen[t] = true
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
