@@ -17,6 +17,9 @@ type GraphStore interface {
 	// UpdatedAt where empty, and records an ADD history event for each.
 	AddEpisodes(ctx context.Context, episodes []*Episode) error
 	FindEpisodes(ctx context.Context, filter EpisodeFilter) ([]*Episode, error)
+	// Speakers returns the distinct non-empty speaker names of the
+	// episodes the scope contains, sorted.
+	Speakers(ctx context.Context, scope Scope) ([]string, error)
 	UpdateEpisode(ctx context.Context, scope Scope, id string, upd EpisodeUpdate) (*Episode, error)
 	// DeleteEpisode removes an episode and records a DELETE event. Facts
 	// keep their source ids; a fact whose every source is gone stays.

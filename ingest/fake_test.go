@@ -79,6 +79,10 @@ func (m *memStore) FindEpisodes(_ context.Context, f lore.EpisodeFilter) ([]*lor
 	return page(out, f.Offset, f.Limit), nil
 }
 
+func (m *memStore) Speakers(context.Context, lore.Scope) ([]string, error) {
+	return nil, unsupported("Speakers")
+}
+
 func page[T any](s []T, off, limit int) []T {
 	if off >= len(s) {
 		return nil

@@ -78,6 +78,34 @@ func runEpisodes(s suite, st lore.Store) {
 		}
 	})
 
+	s.run("Episodes/Speakers", func(t *testing.T) {
+		ctx := ctxFor(t)
+		a := userScope()
+		b := lore.Scope{TenantID: a.TenantID, UserID: "bob"}
+		withAgent := a
+		withAgent.AgentID = "helper"
+		cleanupStore(t, st, a, b)
+		var batch []*lore.Episode
+		for i, sp := range []string{"Melanie", "Caroline", "", "Melanie"} {
+			batch = append(batch, &lore.Episode{Scope: a, Role: "user", Speaker: sp, Content: fmt.Sprintf("turn %d", i), OccurredAt: at(i)})
+		}
+		batch = append(batch,
+			&lore.Episode{Scope: withAgent, Role: "assistant", Speaker: "Helper", Content: "agent turn", OccurredAt: at(5)},
+			&lore.Episode{Scope: b, Role: "user", Speaker: "Bob", Content: "bob's turn", OccurredAt: at(0)})
+		must(t, "AddEpisodes", st.AddEpisodes(ctx, batch))
+		got, err := st.Speakers(ctx, a)
+		must(t, "Speakers", err)
+		sameList(t, "speakers of the user", got, []string{"Caroline", "Helper", "Melanie"})
+		got, err = st.Speakers(ctx, withAgent)
+		must(t, "Speakers", err)
+		sameList(t, "speakers of the user with the agent", got, []string{"Helper"})
+		got, err = st.Speakers(ctx, lore.Scope{TenantID: a.TenantID, UserID: "nobody"})
+		must(t, "Speakers", err)
+		sameList(t, "speakers of a user without episodes", got, []string{})
+		_, err = st.Speakers(ctx, lore.Scope{TenantID: a.TenantID})
+		wantCode(t, "Speakers without user or agent", err, lore.EINVALID)
+	})
+
 	s.run("Episodes/KeepsGivenID", func(t *testing.T) {
 		ctx := ctxFor(t)
 		sc := userScope()

@@ -2,6 +2,7 @@ package neo4j
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/google/uuid"
@@ -98,6 +99,30 @@ func (s *Store) FindEpisodes(ctx context.Context, f lore.EpisodeFilter) ([]*lore
 				return nil, err
 			}
 			out = append(out, ep)
+		}
+		return out, nil
+	})
+}
+
+// Speakers returns the distinct non-empty speakers of the scope's episodes,
+// sorted.
+func (s *Store) Speakers(ctx context.Context, scope lore.Scope) ([]string, error) {
+	if err := scope.Validate(); err != nil {
+		return nil, err
+	}
+	return read(ctx, s, "speakers", func(r txRunner) ([]string, error) {
+		recs, err := r.run("Speakers", scopeShape(scope), scopeParams(scope))
+		if err != nil {
+			return nil, err
+		}
+		out := make([]string, 0, len(recs))
+		for _, rec := range recs {
+			v, _ := rec.Get("speaker")
+			sp, ok := v.(string)
+			if !ok {
+				return nil, fmt.Errorf("speaker is %T, want a string", v)
+			}
+			out = append(out, sp)
 		}
 		return out, nil
 	})

@@ -84,6 +84,37 @@ func (s *Store) FindEpisodes(ctx context.Context, f lore.EpisodeFilter) ([]*lore
 	return eps, wrap("find episodes", err)
 }
 
+// Speakers returns the distinct non-empty speakers of the scope's episodes,
+// sorted.
+func (s *Store) Speakers(ctx context.Context, scope lore.Scope) ([]string, error) {
+	if err := scope.Validate(); err != nil {
+		return nil, err
+	}
+	q, args := speakersQuery(scope)
+	rows, err := s.r.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, wrap("speakers", err)
+	}
+	defer rows.Close()
+	out := []string{}
+	for rows.Next() {
+		var sp string
+		if err := rows.Scan(&sp); err != nil {
+			return nil, wrap("speakers", err)
+		}
+		out = append(out, sp)
+	}
+	return out, wrap("speakers", rows.Err())
+}
+
+// speakersQuery returns Speakers' statement and arguments.
+func speakersQuery(scope lore.Scope) (string, []any) {
+	var w where
+	w.scope("", scope)
+	w.add("speaker <> ''")
+	return `SELECT DISTINCT speaker FROM episodes WHERE ` + w.sql() + ` ORDER BY speaker`, w.args
+}
+
 // episodeQuery returns FindEpisodes' statement and arguments.
 func episodeQuery(f lore.EpisodeFilter) (string, []any) {
 	var w where
