@@ -3,7 +3,6 @@ package retrieve
 import (
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/lore-memory/lore"
 )
@@ -89,9 +88,7 @@ func aggregates(ws []string) bool {
 // "Caroline's" gives "caroline".
 func words(text string) []string {
 	var out []string
-	for _, f := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' && r != '’'
-	}) {
+	for _, f := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !isWordRune(r) }) {
 		f = strings.ReplaceAll(f, "’", "'")
 		f = strings.TrimSuffix(f, "'s")
 		f = strings.Trim(f, "'")

@@ -168,7 +168,16 @@ func (p *Pipeline) candidates(ctx context.Context, req Request, kinds []lore.Doc
 	}
 	if wantDense {
 		wg.Go(func() {
-			vs, err := p.Embedder.Embed(ctx, []string{req.Query})
+			text := req.Query
+			if cfg.Signals.Speaker {
+				speakers, err := p.Graph.Speakers(ctx, req.Scope)
+				if err != nil {
+					vecErr = fmt.Errorf("retrieve: speakers: %w", err)
+					return
+				}
+				text = withoutSpeakers(text, a.Words, speakers)
+			}
+			vs, err := p.Embedder.Embed(ctx, []string{text})
 			if err != nil {
 				vecErr = fmt.Errorf("retrieve: embed query: %w", err)
 				return

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -553,5 +554,45 @@ func TestSearchBoundsFactSources(t *testing.T) {
 	}
 	if n := len(resp.Results[0].Fact.SourceEpisodeIDs); n != 6 {
 		t.Errorf("fact keeps %d source ids, want 6", n)
+	}
+}
+
+// recordingEmbedder remembers the texts it embeds.
+type recordingEmbedder struct {
+	hashEmbedder
+	mu    sync.Mutex
+	texts []string
+}
+
+func (r *recordingEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	r.mu.Lock()
+	r.texts = append(r.texts, texts...)
+	r.mu.Unlock()
+	return r.hashEmbedder.Embed(ctx, texts)
+}
+
+// TestSearchDenseQueryDropsSpeakerNames checks that the dense signal embeds
+// the query without the names of the conversation's speakers it names, and
+// only with the speaker signal on.
+func TestSearchDenseQueryDropsSpeakerNames(t *testing.T) {
+	emb := &recordingEmbedder{hashEmbedder: hashEmbedder{Dim: 64}}
+	w := newWorld(t, emb)
+	sc := lore.Scope{TenantID: "t1", UserID: "u1"}
+	w.episode(sc, 0, "Caroline", "I painted a sunrise over the lake.", nil)
+	w.episode(sc, 0, "Melanie", "Wow, Caroline, that painting is lovely!", nil)
+	for _, tc := range []struct {
+		speaker bool
+		want    string
+	}{
+		{true, "What did paint with Kate?"},
+		{false, "What did Caroline paint with Kate?"},
+	} {
+		p := w.pipeline()
+		p.Config.Signals.Speaker = tc.speaker
+		emb.texts = nil
+		search(t, p, retrieve.Request{Scope: sc, Query: "What did Caroline paint with Kate?"})
+		if !slices.Equal(emb.texts, []string{tc.want}) {
+			t.Errorf("speaker signal %v: embedded %q, want [%q]", tc.speaker, emb.texts, tc.want)
+		}
 	}
 }

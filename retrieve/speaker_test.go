@@ -62,3 +62,29 @@ func TestApplySpeakerFocus(t *testing.T) {
 		t.Errorf("details = %v, want the factor on the other speaker's turn only", f.Details)
 	}
 }
+
+func TestWithoutSpeakers(t *testing.T) {
+	speakers := []string{"Caroline", "Melanie Jones", "Al"}
+	tests := []struct{ query, want string }{
+		{"What did Caroline paint?", "What did paint?"},
+		{"What did Caroline's kids paint?", "What did kids paint?"},
+		{"What did Caroline’s kids paint?", "What did kids paint?"},
+		{"Where does Melanie go camping?", "Where does go camping?"},
+		{"What did Melanie Jones buy?", "What did buy?"},
+		{"How do Caroline and Melanie know each other?", "How do and know each other?"},
+		// Names match whole words only, and a surname alone names nobody.
+		{"What did Carolines paint?", "What did Carolines paint?"},
+		{"What did Jones buy?", "What did Jones buy?"},
+		{"Did Alice meet Al?", "Did Alice meet?"},
+		{"What did I paint?", "What did I paint?"},
+		// Nothing but the name: kept whole.
+		{"Caroline?", "Caroline?"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			if got := withoutSpeakers(tt.query, words(tt.query), speakers); got != tt.want {
+				t.Errorf("withoutSpeakers = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
