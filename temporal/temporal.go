@@ -49,6 +49,9 @@ const (
 	numRe     = `(\d{1,3}|a couple of|a couple|couple of|a few|few|several|an|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)`
 	unitRe    = `(day|week|month|year|weekend)s?`
 	ordRe     = `(\d{1,2})(?:st|nd|rd|th)?`
+	// holidayRe names the holidays holidayDate knows; an apostrophe is
+	// optional ("valentines day").
+	holidayRe = `(valentine['’]?s day|valentine['’]?s|christmas eve|christmas day|christmas|xmas|new year['’]?s eve|new year['’]?s day|new year['’]?s|halloween|thanksgiving|easter sunday|easter|mother['’]?s day|father['’]?s day|memorial day|labor day|independence day|(?:st\.?|saint) patrick['’]?s day)`
 )
 
 // pattern pairs an expression with the function that resolves a match.
@@ -61,6 +64,10 @@ type pattern struct {
 
 // patterns are compiled once; they are never modified after init.
 var patterns = []pattern{
+	// Christmas, last Valentine's Day, Thanksgiving 2022
+	{regexp.MustCompile(`\b(?:(last|this|next) )?` + holidayRe + `(?:,? ((?:19|20)\d{2}))?\b`), func(m []string, ref time.Time) (time.Time, time.Time, bool) {
+		return holiday(ref, m[1], m[2], m[3])
+	}},
 	// 2023-05-08
 	{regexp.MustCompile(`\b(\d{4})-(\d{2})-(\d{2})\b`), func(m []string, ref time.Time) (time.Time, time.Time, bool) {
 		return dayOf(atoi(m[1]), time.Month(atoi(m[2])), atoi(m[3]), ref)
@@ -340,4 +347,100 @@ func monthRelative(ref time.Time, which string, m time.Month) (time.Time, time.T
 		}
 	}
 	return monthOf(y, m, ref)
+}
+
+// holiday resolves a holiday to its day: in the year given, else the
+// occurrence "last" (before ref's day), "next" (after it) or "this" (in
+// ref's year) names, else the latest one not after ref.
+func holiday(ref time.Time, which, name, year string) (time.Time, time.Time, bool) {
+	name = strings.NewReplacer("’", "", "'", "", ".", "").Replace(name)
+	on := func(y int) time.Time {
+		m, d := holidayDate(name, y)
+		return time.Date(y, m, d, 0, 0, 0, 0, ref.Location())
+	}
+	today := midnight(ref)
+	var start time.Time
+	switch {
+	case year != "":
+		start = on(atoi(year))
+	case which == "this":
+		start = on(ref.Year())
+	case which == "next":
+		if start = on(ref.Year()); !start.After(today) {
+			start = on(ref.Year() + 1)
+		}
+	case which == "last":
+		if start = on(ref.Year()); !start.Before(today) {
+			start = on(ref.Year() - 1)
+		}
+	default:
+		if start = on(ref.Year()); start.After(today) {
+			start = on(ref.Year() - 1)
+		}
+	}
+	return start, start.AddDate(0, 0, 1), true
+}
+
+// holidayDate returns the month and day of a holiday (as holidayRe names
+// it, apostrophes and dots removed) in year y. Where countries differ, the
+// date is the United States'.
+func holidayDate(name string, y int) (time.Month, int) {
+	switch name {
+	case "valentines day", "valentines":
+		return time.February, 14
+	case "christmas eve":
+		return time.December, 24
+	case "christmas day", "christmas", "xmas":
+		return time.December, 25
+	case "new years eve":
+		return time.December, 31
+	case "halloween":
+		return time.October, 31
+	case "independence day":
+		return time.July, 4
+	case "st patricks day", "saint patricks day":
+		return time.March, 17
+	case "thanksgiving":
+		return time.November, nthWeekday(y, time.November, time.Thursday, 4)
+	case "mothers day":
+		return time.May, nthWeekday(y, time.May, time.Sunday, 2)
+	case "fathers day":
+		return time.June, nthWeekday(y, time.June, time.Sunday, 3)
+	case "memorial day":
+		return time.May, lastWeekday(y, time.May, time.Monday)
+	case "labor day":
+		return time.September, nthWeekday(y, time.September, time.Monday, 1)
+	case "easter", "easter sunday":
+		return easter(y)
+	}
+	return time.January, 1 // new year's (day)
+}
+
+// nthWeekday returns the day of month of the n-th (from 1) wd of month m
+// in year y.
+func nthWeekday(y int, m time.Month, wd time.Weekday, n int) int {
+	first := time.Date(y, m, 1, 0, 0, 0, 0, time.UTC)
+	return 1 + (int(wd)-int(first.Weekday())+7)%7 + 7*(n-1)
+}
+
+// lastWeekday returns the day of month of the last wd of month m in year y.
+func lastWeekday(y int, m time.Month, wd time.Weekday) int {
+	last := time.Date(y, m+1, 0, 0, 0, 0, 0, time.UTC)
+	return last.Day() - (int(last.Weekday())-int(wd)+7)%7
+}
+
+// easter returns Easter Sunday of year y (Gregorian; the anonymous
+// computus).
+func easter(y int) (time.Month, int) {
+	a, b, c := y%19, y/100, y%100
+	d, e := b/4, b%4
+	f := (b + 8) / 25
+	g := (b - f + 1) / 3
+	h := (19*a + b - d - g + 15) % 30
+	i, k := c/4, c%4
+	l := (32 + 2*e + 2*i - h - k) % 7
+	m := (a + 11*h + 22*l) / 451
+	month := (h + l - 7*m + 114) / 31
+	day := (h+l-7*m+114)%31 + 1
+	return time.Month(month), day
 }

@@ -45,6 +45,20 @@ func TestParse(t *testing.T) {
 		{"in year", "I started painting in 2019", "in 2019", day(2019, 1, 1), day(2020, 1, 1)},
 		{"last summer", "last summer we camped", "last summer", day(2022, 6, 1), day(2022, 9, 1)},
 		{"recently", "I recently joined", "recently", day(2023, 4, 8), day(2023, 5, 9)},
+		{"valentine's day", "we flew on Valentine's Day", "Valentine's Day", day(2023, 2, 14), day(2023, 2, 15)},
+		{"valentines day, no apostrophe", "valentines day dinner", "valentines day", day(2023, 2, 14), day(2023, 2, 15)},
+		{"christmas, later means last year", "at Christmas we skied", "Christmas", day(2022, 12, 25), day(2022, 12, 26)},
+		{"next christmas", "next Christmas we ski", "next Christmas", day(2023, 12, 25), day(2023, 12, 26)},
+		{"this halloween", "this Halloween I'll dress up", "this Halloween", day(2023, 10, 31), day(2023, 11, 1)},
+		{"new year's eve", "on New Year’s Eve", "New Year’s Eve", day(2022, 12, 31), day(2023, 1, 1)},
+		{"new year's", "since New Year's", "New Year's", day(2023, 1, 1), day(2023, 1, 2)},
+		{"last easter", "last Easter we hid eggs", "last Easter", day(2023, 4, 9), day(2023, 4, 10)},
+		{"easter with year", "Easter 2024 plans", "Easter 2024", day(2024, 3, 31), day(2024, 4, 1)},
+		{"thanksgiving with year", "at Thanksgiving 2021", "Thanksgiving 2021", day(2021, 11, 25), day(2021, 11, 26)},
+		{"mother's day, later means last year", "on Mother's Day", "Mother's Day", day(2022, 5, 8), day(2022, 5, 9)},
+		{"father's day with year", "Father's Day, 2023", "Father's Day, 2023", day(2023, 6, 18), day(2023, 6, 19)},
+		{"memorial day", "over Memorial Day", "Memorial Day", day(2022, 5, 30), day(2022, 5, 31)},
+		{"labor day with year", "Labor Day 2023", "Labor Day 2023", day(2023, 9, 4), day(2023, 9, 5)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
