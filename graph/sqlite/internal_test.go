@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -27,7 +28,7 @@ func TestDurabilitySettings(t *testing.T) {
 		{"writer journal", "journal_mode", "wal"},
 		{"writer sync is FULL", "synchronous", "2"},
 		{"writer foreign keys", "foreign_keys", "1"},
-		{"schema version", "user_version", "4"},
+		{"schema version", "user_version", strconv.Itoa(latestVersion(t))},
 	}
 	for _, c := range cases {
 		var got string
@@ -78,8 +79,8 @@ func TestMigrateIsIdempotent(t *testing.T) {
 			t.Fatalf("Open %d: %v", i, err)
 		}
 		var v int
-		if err := st.w.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != 4 {
-			t.Errorf("open %d: user_version=%d err=%v, want 4", i, v, err)
+		if err := st.w.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != latestVersion(t) {
+			t.Errorf("open %d: user_version=%d err=%v, want %d", i, v, err, latestVersion(t))
 		}
 		if err := st.Close(); err != nil {
 			t.Fatalf("Close %d: %v", i, err)
@@ -170,9 +171,25 @@ func TestMigrateUpgradesOlderSchema(t *testing.T) {
 		t.Errorf("FTS5 tables after reopen=%d err=%v, want none", n, err)
 	}
 	var v int
-	if err := st.r.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != 4 {
-		t.Errorf("user_version=%d err=%v, want 4", v, err)
+	if err := st.r.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != latestVersion(t) {
+		t.Errorf("user_version=%d err=%v, want %d", v, err, latestVersion(t))
 	}
+}
+
+// latestVersion returns the number of the newest embedded migration, the
+// user_version of a database Open has migrated.
+func latestVersion(tb testing.TB) int {
+	tb.Helper()
+	entries, err := fs.ReadDir(migrations, "migrations")
+	if err != nil || len(entries) == 0 {
+		tb.Fatalf("read migrations: %d files, err %v", len(entries), err)
+	}
+	last := entries[len(entries)-1].Name() // ReadDir sorts by name
+	v, err := strconv.Atoi(strings.SplitN(last, "_", 2)[0])
+	if err != nil {
+		tb.Fatalf("migration %s: %v", last, err)
+	}
+	return v
 }
 
 // createAt creates a database file at path with the schema of migrations 1
