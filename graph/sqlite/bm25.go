@@ -56,11 +56,18 @@ const checkBatch = 500
 const (
 	// postingsSQL reads a term's postings in a partition.
 	postingsSQL = `SELECT seq, tf, len FROM doc_terms WHERE part = ? AND term = ? ORDER BY seq`
+	// dfSQL counts a term's postings in a partition, up to a bound.
+	dfSQL = `SELECT count(*) FROM (SELECT 1 FROM doc_terms WHERE part = ? AND term = ? LIMIT ?)`
 	// unpostSQL removes a document's postings.
 	unpostSQL = `DELETE FROM doc_terms WHERE seq = ?`
 	// unpostedSQL reads the next documents the backfill posts.
 	unpostedSQL = `SELECT seq, tenant_id, user_id, agent_id, text FROM docs WHERE tokens IS NULL ORDER BY seq LIMIT ?`
 )
+
+// postingsInSQL reads a term's postings in a partition for n documents.
+func postingsInSQL(n int) string {
+	return `SELECT seq, tf, len FROM doc_terms WHERE part = ? AND term = ? AND seq IN (` + placeholders(n) + `) ORDER BY seq`
+}
 
 // part returns the key of k's partition in doc_terms and part_stats: a
 // 64-bit hash of (kind, tenant, id). A collision would only merge two
@@ -289,7 +296,8 @@ type posting struct {
 	w   float64
 }
 
-// candidate is a document holding any query term, with its BM25 score.
+// candidate is a document holding any query term, with its BM25 score (or
+// a lower bound of it).
 type candidate struct {
 	seq   int64
 	score float64
@@ -297,6 +305,15 @@ type candidate struct {
 
 // searchText scores the postings of qterms in q's partition and returns the
 // limit best documents that pass q's filters.
+//
+// It prunes as MaxScore does (Turtle and Flood, 1995): a term adds at most
+// idf·(k1+1) to a score, so it reads the terms' postings rarest (highest
+// bound) first, and as soon as limit documents that pass the filters
+// score, on the terms read, more than the remaining terms' bounds together,
+// no document missing from the lists read can rank. The remaining terms
+// are then only looked up for the documents still within reach. Common
+// terms, whose postings are the long ones, are the ones left; the hits and
+// scores are those of a full evaluation.
 func searchText(ctx context.Context, tx *sql.Tx, q lore.IndexQuery, qterms []string, limit int) ([]lore.IndexHit, error) {
 	part := readKey(q.Scope).part()
 	var n, total int64
@@ -308,39 +325,151 @@ func searchText(ctx context.Context, tx *sql.Tx, q lore.IndexQuery, qterms []str
 	if err != nil {
 		return nil, err
 	}
-	avgdl := float64(total) / float64(n)
-	read, err := tx.PrepareContext(ctx, postingsSQL)
-	if err != nil {
+	t := &termReader{tx: tx, part: part, avgdl: float64(total) / float64(n)}
+	if t.read, err = tx.PrepareContext(ctx, postingsSQL); err != nil {
 		return nil, err
 	}
-	defer read.Close()
-	lists := make([][]posting, len(qterms))
-	idfs := make([]float64, len(qterms))
-	for i, term := range qterms {
-		if lists[i], err = readPostings(ctx, read, part, term, avgdl); err != nil {
+	defer t.read.Close()
+	c := &checker{tx: tx, q: q, seen: map[int64]checked{}}
+	k := len(qterms)
+	lists := make([][]posting, k)
+	idfs := make([]float64, k)
+	if k == 1 {
+		if lists[0], err = t.all(ctx, qterms[0]); err != nil {
 			return nil, err
 		}
-		idfs[i] = idf(n, int64(len(lists[i])))
+		idfs[0] = idf(n, int64(len(lists[0])))
+		return c.rank(ctx, merge(lists, idfs), limit)
 	}
-	return rank(ctx, tx, q, merge(lists, idfs), limit)
+
+	// Document frequencies first, to order the terms. Counting stops at
+	// half the partition: from there on the IDF is minIDF whatever the
+	// count.
+	dfs := make([]int64, k)
+	for i, term := range qterms {
+		if err := tx.QueryRowContext(ctx, dfSQL, part, term, (n+1)/2).Scan(&dfs[i]); err != nil {
+			return nil, err
+		}
+		idfs[i] = idf(n, dfs[i])
+	}
+	order := make([]int, k)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmpDesc(idfs[a], idfs[b]) })
+	// rest[j] bounds what the terms order[j:] add to any score.
+	rest := make([]float64, k+1)
+	for j := k - 1; j >= 0; j-- {
+		rest[j] = rest[j+1] + idfs[order[j]]*(bm25K1+1)
+	}
+	// near is nil until pruning starts; then it holds, in seq order, the
+	// documents that may still rank, the only ones the remaining terms
+	// need to be looked up for.
+	var near []int64
+	for j, i := range order {
+		if near != nil && len(near)*lookupCost < int(dfs[i]) {
+			lists[i], err = t.some(ctx, qterms[i], near)
+		} else {
+			lists[i], err = t.all(ctx, qterms[i])
+		}
+		if err != nil {
+			return nil, err
+		}
+		if j == k-1 {
+			break
+		}
+		// Scores on the terms read so far are lower bounds, and a document
+		// scores at most floor more on the rest. pruneSlack keeps rounding
+		// (sums in another order) from deciding.
+		floor := rest[j+1] + pruneSlack
+		partial := merge(lists, idfs)
+		top, err := c.best(ctx, partial, limit, floor, false)
+		if err != nil {
+			return nil, err
+		}
+		if len(top) < limit {
+			continue
+		}
+		// limit passing documents score at least theta, and any document
+		// missing from partial at most rest[j+1]: only documents of partial
+		// within floor of theta can still rank.
+		theta := top[limit-1].Score
+		var next []int64
+		for _, cd := range partial {
+			if cd.score+floor < theta {
+				continue
+			}
+			if _, in := slices.BinarySearch(near, cd.seq); near == nil || in {
+				next = append(next, cd.seq)
+			}
+		}
+		near = next
+	}
+	// Documents left out of near may have lower scores here than in
+	// full, as some of their terms were not read; they rank below the
+	// limit-th hit either way.
+	return c.rank(ctx, merge(lists, idfs), limit)
 }
 
-// readPostings reads a term's postings in a partition, in seq order, with
-// their weight tf·(k1+1) / (tf + k1·(1 − b + b·len/avgdl)).
-func readPostings(ctx context.Context, read *sql.Stmt, part int64, term string, avgdl float64) ([]posting, error) {
-	rows, err := read.QueryContext(ctx, part, term)
+// Pruning settings: pruneSlack is far above the rounding error of a sum of
+// at most maxQueryTerms shares and far below any difference that matters;
+// looking a posting up by seq costs about lookupCost times reading one in
+// a range.
+const (
+	pruneSlack = 1e-9
+	lookupCost = 4
+)
+
+// termReader reads postings of one partition, with their weights.
+type termReader struct {
+	tx    *sql.Tx
+	read  *sql.Stmt // postingsSQL
+	part  int64
+	avgdl float64
+}
+
+// all returns every posting of term, in seq order.
+func (t *termReader) all(ctx context.Context, term string) ([]posting, error) {
+	rows, err := t.read.QueryContext(ctx, t.part, term)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
+	return t.scan(rows, nil)
+}
+
+// some returns the postings of term in the documents seqs, which are in
+// ascending order, in seq order.
+func (t *termReader) some(ctx context.Context, term string, seqs []int64) ([]posting, error) {
 	var out []posting
+	for lo := 0; lo < len(seqs); lo += checkBatch {
+		part := seqs[lo:min(lo+checkBatch, len(seqs))]
+		args := make([]any, 0, 2+len(part))
+		args = append(args, t.part, term)
+		for _, seq := range part {
+			args = append(args, seq)
+		}
+		rows, err := t.tx.QueryContext(ctx, postingsInSQL(len(part)), args...)
+		if err != nil {
+			return nil, err
+		}
+		if out, err = t.scan(rows, out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// scan appends (seq, tf, len) rows to out with their weight
+// tf·(k1+1) / (tf + k1·(1 − b + b·len/avgdl)), and closes them.
+func (t *termReader) scan(rows *sql.Rows, out []posting) ([]posting, error) {
+	defer rows.Close()
 	for rows.Next() {
 		var seq, tf, dl int64
 		if err := rows.Scan(&seq, &tf, &dl); err != nil {
 			return nil, err
 		}
 		f := float64(tf)
-		out = append(out, posting{seq, f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*float64(dl)/avgdl))})
+		out = append(out, posting{seq, f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*float64(dl)/t.avgdl))})
 	}
 	return out, rows.Err()
 }
@@ -355,8 +484,9 @@ func idf(n, df int64) float64 {
 }
 
 // merge joins the query terms' postings, each sorted by seq, into one
-// candidate per document. A document's score sums its terms' shares in
-// query-term order, so that it does not depend on anything else.
+// candidate per document, in seq order. A document's score sums its terms'
+// shares in query-term order, so that it does not depend on the order in
+// which they were read.
 func merge(lists [][]posting, idfs []float64) []candidate {
 	pos := make([]int, len(lists))
 	size := 0
@@ -399,38 +529,27 @@ func (h *candHeap) Pop() any {
 	return last
 }
 
-// rank returns the limit best candidates that pass q's filters, by score
-// and then id. It checks candidates against docs best first, in batches
-// that double while filters reject, until limit have passed and none left
-// unchecked ties the last of them (ties are ordered by id, which only docs
-// knows).
-func rank(ctx context.Context, tx *sql.Tx, q lore.IndexQuery, cands []candidate, limit int) ([]lore.IndexHit, error) {
-	h := candHeap(cands)
-	heap.Init(&h)
-	hits := []lore.IndexHit{}
-	take := min(limit, checkBatch)
-	for h.Len() > 0 {
-		var batch []candidate
-		if len(hits) < limit {
-			for len(batch) < take && h.Len() > 0 {
-				batch = append(batch, heap.Pop(&h).(candidate))
-			}
-			take = min(2*take, checkBatch)
-		} else {
-			last := hits[limit-1].Score
-			for len(batch) < checkBatch && h.Len() > 0 && h[0].score == last {
-				batch = append(batch, heap.Pop(&h).(candidate))
-			}
-			if len(batch) == 0 {
-				break
-			}
-		}
-		passed, err := checkDocs(ctx, tx, q, batch)
-		if err != nil {
-			return nil, err
-		}
-		// Batches come best first, so hits stay in descending score order.
-		hits = append(hits, passed...)
+// checker checks candidates against q's scope and filters on the docs
+// table, and remembers the answers for the rest of the search.
+type checker struct {
+	tx   *sql.Tx
+	q    lore.IndexQuery
+	seen map[int64]checked
+}
+
+// checked is what docs says of one candidate.
+type checked struct {
+	id   string
+	kind lore.DocKind
+	ok   bool // it passes the scope and filters
+}
+
+// rank returns the limit best candidates that pass the filters, by score
+// and then id.
+func (c *checker) rank(ctx context.Context, cands []candidate, limit int) ([]lore.IndexHit, error) {
+	hits, err := c.best(ctx, cands, limit, math.Inf(-1), true)
+	if err != nil {
+		return nil, err
 	}
 	slices.SortFunc(hits, func(a, b lore.IndexHit) int {
 		if a.Score != b.Score {
@@ -441,43 +560,73 @@ func rank(ctx context.Context, tx *sql.Tx, q lore.IndexQuery, cands []candidate,
 	return hits[:min(len(hits), limit)], nil
 }
 
-// checkDocs returns the candidates of batch that q's scope and filters
-// select, in batch's order, with their ids and kinds.
-func checkDocs(ctx context.Context, tx *sql.Tx, q lore.IndexQuery, batch []candidate) ([]lore.IndexHit, error) {
-	seqs := make([]int64, len(batch))
-	for i, c := range batch {
-		seqs[i] = c.seq
-	}
-	query, args := checkQuery(q, seqs)
-	rows, err := tx.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	found := make(map[int64]lore.IndexHit, len(batch))
-	for rows.Next() {
-		var (
-			seq  int64
-			h    lore.IndexHit
-			kind string
-		)
-		if err := rows.Scan(&seq, &h.ID, &kind); err != nil {
+// best returns, best first, the limit best candidates scoring above floor
+// that pass the filters, and with ties those left that tie the last of
+// them (ties are ordered by id, which only docs knows). It checks
+// candidates best first, in batches that double while filters reject.
+func (c *checker) best(ctx context.Context, cands []candidate, limit int, floor float64, ties bool) ([]lore.IndexHit, error) {
+	h := candHeap(slices.Clone(cands))
+	heap.Init(&h)
+	hits := []lore.IndexHit{}
+	take := min(limit, checkBatch)
+	for h.Len() > 0 && h[0].score > floor {
+		var batch []candidate
+		if len(hits) < limit {
+			for len(batch) < take && h.Len() > 0 && h[0].score > floor {
+				batch = append(batch, heap.Pop(&h).(candidate))
+			}
+			take = min(2*take, checkBatch)
+		} else {
+			last := hits[limit-1].Score
+			for ties && len(batch) < checkBatch && h.Len() > 0 && h[0].score == last {
+				batch = append(batch, heap.Pop(&h).(candidate))
+			}
+			if len(batch) == 0 {
+				break
+			}
+		}
+		if err := c.check(ctx, batch); err != nil {
 			return nil, err
 		}
-		h.Kind = lore.DocKind(kind)
-		found[seq] = h
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	out := make([]lore.IndexHit, 0, len(found))
-	for _, c := range batch {
-		if h, ok := found[c.seq]; ok {
-			h.Score = c.score
-			out = append(out, h)
+		// Batches come best first, so hits stay in descending score order.
+		for _, cd := range batch {
+			if d := c.seen[cd.seq]; d.ok {
+				hits = append(hits, lore.IndexHit{ID: d.id, Kind: d.kind, Score: cd.score})
+			}
 		}
 	}
-	return out, nil
+	return hits, nil
+}
+
+// check looks up the candidates of batch not checked yet.
+func (c *checker) check(ctx context.Context, batch []candidate) error {
+	var seqs []int64
+	for _, cd := range batch {
+		if _, ok := c.seen[cd.seq]; !ok {
+			seqs = append(seqs, cd.seq)
+			c.seen[cd.seq] = checked{}
+		}
+	}
+	if len(seqs) == 0 {
+		return nil
+	}
+	query, args := checkQuery(c.q, seqs)
+	rows, err := c.tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			seq      int64
+			id, kind string
+		)
+		if err := rows.Scan(&seq, &id, &kind); err != nil {
+			return err
+		}
+		c.seen[seq] = checked{id: id, kind: lore.DocKind(kind), ok: true}
+	}
+	return rows.Err()
 }
 
 // checkQuery returns the statement selecting the documents among seqs that

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/index/terms"
 )
 
 // openIndex opens a fresh store and returns its index view; both close at
@@ -340,4 +341,146 @@ func TestOpenBackfillsOlderIndex(t *testing.T) {
 	if got, want := partStatsRows(t, st), partStatsRows(t, fresh); !slices.Equal(got, want) {
 		t.Errorf("part_stats=%q, want %q as in a fresh database", got, want)
 	}
+}
+
+// TestSearchTextMatchesExhaustiveBM25 compares searches, with filters and
+// limits that make the pruning stop at different terms, against BM25
+// computed over every document of the partition.
+func TestSearchTextMatchesExhaustiveBM25(t *testing.T) {
+	ctx := context.Background()
+	_, idx := openIndex(t)
+	r := rand.New(rand.NewPCG(7, 8))
+	vocab := make([]string, 300)
+	for i := range vocab {
+		vocab[i] = fmt.Sprintf("w%dx", i)
+	}
+	zipf := rand.NewZipf(r, 1.1, 1, uint64(len(vocab)-1))
+	var docs []lore.IndexDoc
+	for i := range 1500 {
+		sc := lore.Scope{TenantID: "t", UserID: []string{"alice", "alice", "bob"}[i%3], RunID: []string{"", "r1", "r2"}[r.IntN(3)]}
+		if r.IntN(2) == 0 {
+			sc.AgentID = "helper"
+		}
+		if i%10 == 0 {
+			sc.UserID = "" // the agent's own
+			sc.AgentID = "helper"
+		}
+		words := make([]string, 4+r.IntN(12))
+		for j := range words {
+			words[j] = vocab[zipf.Uint64()]
+		}
+		kind := lore.KindFact
+		if r.IntN(3) == 0 {
+			kind = lore.KindEpisode
+		}
+		docs = append(docs, lore.IndexDoc{ID: fmt.Sprintf("d%04d", r.IntN(10000)*1000+i), Kind: kind, Scope: sc,
+			Text: strings.Join(words, " "), Time: time.Unix(int64(r.IntN(1000)), 0)})
+	}
+	for lo := 0; lo < len(docs); lo += 500 {
+		mustUpsert(t, idx, docs[lo:lo+500]...)
+	}
+
+	since, until := time.Unix(200, 0), time.Unix(700, 0)
+	queries := []lore.IndexQuery{
+		{Scope: lore.Scope{TenantID: "t", UserID: "alice"}},
+		{Scope: lore.Scope{TenantID: "t", UserID: "alice"}, Kinds: []lore.DocKind{lore.KindEpisode}},
+		{Scope: lore.Scope{TenantID: "t", UserID: "alice", RunID: "r1"}},
+		{Scope: lore.Scope{TenantID: "t", UserID: "alice", AgentID: "helper"}, Since: &since, Until: &until},
+		{Scope: lore.Scope{TenantID: "t", AgentID: "helper"}},
+		{Scope: lore.Scope{TenantID: "t", AgentID: "helper", RunID: "r2"}, Kinds: []lore.DocKind{lore.KindFact}},
+	}
+	for qn := range 120 {
+		q := queries[qn%len(queries)]
+		q.Limit = []int{1, 3, 10, 40}[qn%4]
+		words := make([]string, 2+r.IntN(4))
+		for j := range words {
+			if r.IntN(3) == 0 {
+				words[j] = vocab[r.IntN(len(vocab))] // often rare
+			} else {
+				words[j] = vocab[zipf.Uint64()] // often common
+			}
+		}
+		q.Text = strings.Join(words, " ")
+		got, err := idx.SearchText(ctx, q)
+		if err != nil {
+			t.Fatalf("SearchText: %v", err)
+		}
+		want := exhaustiveBM25(docs, q)
+		if len(got) != len(want) {
+			t.Fatalf("query %d %+v: %d hits %v, want %d %v", qn, q, len(got), got, len(want), want)
+		}
+		for i := range got {
+			if got[i].ID != want[i].ID || got[i].Kind != want[i].Kind || math.Abs(got[i].Score-want[i].Score) > 1e-12 {
+				t.Fatalf("query %d %+v: hit %d=%+v, want %+v", qn, q, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// exhaustiveBM25 ranks docs for q the plain way: statistics over the
+// documents of q's partition, every one of them scored and filtered.
+func exhaustiveBM25(docs []lore.IndexDoc, q lore.IndexQuery) []lore.IndexHit {
+	inPart := func(sc lore.Scope) bool {
+		if sc.TenantID != q.Scope.TenantID {
+			return false
+		}
+		if q.Scope.UserID != "" {
+			return sc.UserID == q.Scope.UserID
+		}
+		return sc.AgentID == q.Scope.AgentID
+	}
+	var part [][]string
+	var partDocs []lore.IndexDoc
+	total := 0
+	for _, d := range docs {
+		if inPart(d.Scope) {
+			ts := terms.Analyze(d.Text)
+			part, partDocs, total = append(part, ts), append(partDocs, d), total+len(ts)
+		}
+	}
+	n, avgdl := float64(len(part)), float64(total)/float64(len(part))
+	qterms := queryTerms(q.Text)
+	df := map[string]int{}
+	for _, qt := range qterms {
+		for _, ts := range part {
+			if slices.Contains(ts, qt) {
+				df[qt]++
+			}
+		}
+	}
+	var hits []lore.IndexHit
+	for i, d := range partDocs {
+		var score float64
+		matched := false
+		for _, qt := range qterms {
+			tf := 0
+			for _, t := range part[i] {
+				if t == qt {
+					tf++
+				}
+			}
+			if tf == 0 {
+				continue
+			}
+			matched = true
+			idf := math.Log((n - float64(df[qt]) + 0.5) / (float64(df[qt]) + 0.5))
+			if idf <= 0 {
+				idf = 1e-6
+			}
+			score += idf * float64(tf) * 2.2 / (float64(tf) + 1.2*(0.25+0.75*float64(len(part[i]))/avgdl))
+		}
+		sc := d.Scope
+		if !matched || !q.Scope.Contains(sc) || (len(q.Kinds) > 0 && !slices.Contains(q.Kinds, d.Kind)) ||
+			(q.Since != nil && d.Time.Before(*q.Since)) || (q.Until != nil && !d.Time.Before(*q.Until)) {
+			continue
+		}
+		hits = append(hits, lore.IndexHit{ID: d.ID, Kind: d.Kind, Score: score})
+	}
+	slices.SortFunc(hits, func(a, b lore.IndexHit) int {
+		if a.Score != b.Score {
+			return cmpDesc(a.Score, b.Score)
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return hits[:min(len(hits), q.Limit)]
 }
