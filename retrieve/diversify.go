@@ -9,12 +9,14 @@ import (
 // drops any result whose content words are near-identical (Jaccard
 // similarity of stems at or above threshold; 0 or above 1: off) to a result
 // already kept, so the top is not one memory stated five times. With
-// bySource it also defers a result whose source episodes are all covered by
-// results already kept (a fact after the turn it came from, or the turn
-// after its facts): deferred results fill the remaining places at the end,
-// in order. This is the seam for MMR: it sees the ordered results and
+// sources set it also defers a result whose source episodes, as sources
+// gives them, are all covered by results already kept (a fact after the
+// turn it came from, or the turn after its facts): deferred results fill
+// the remaining places at the end, in order. sources must give the sources
+// a result will show: a turn a fact merged from but does not show is not
+// covered. This is the seam for MMR: it sees the ordered results and
 // chooses the top k.
-func diversify(results []Result, k int, threshold float64, bySource bool) []Result {
+func diversify(results []Result, k int, threshold float64, sources func(Result) []string) []Result {
 	dedup := threshold > 0 && threshold <= 1
 	out := make([]Result, 0, min(len(results), k))
 	var (
@@ -46,8 +48,12 @@ func diversify(results []Result, k int, threshold float64, bySource bool) []Resu
 			}
 			kept = append(kept, set)
 		}
-		srcs := sourceIDs(r)
-		if bySource && len(srcs) > 0 && all(srcs, covered) {
+		if sources == nil {
+			out = append(out, r)
+			continue
+		}
+		srcs := sources(r)
+		if len(srcs) > 0 && all(srcs, covered) {
 			later = append(later, r)
 			continue
 		}

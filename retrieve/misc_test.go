@@ -27,7 +27,7 @@ func TestDiversify(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			for _, x := range diversify(tt.in, tt.k, tt.threshold, false) {
+			for _, x := range diversify(tt.in, tt.k, tt.threshold, nil) {
 				got = append(got, x.ID)
 			}
 			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
@@ -59,7 +59,7 @@ func TestDiversifyBySource(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			for _, x := range diversify(tt.in, tt.k, 0.9, true) {
+			for _, x := range diversify(tt.in, tt.k, 0.9, sourceIDs) {
 				got = append(got, x.ID)
 			}
 			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
@@ -69,13 +69,39 @@ func TestDiversifyBySource(t *testing.T) {
 	}
 }
 
+// TestDiversifyBySourceShown checks that only the sources a fact shows
+// cover a turn: a turn the fact merged from but does not show keeps its
+// place.
+func TestDiversifyBySourceShown(t *testing.T) {
+	in := []Result{
+		{ID: "f1", Memory: "fact one", Fact: &lore.Fact{ID: "f1", SourceEpisodeIDs: []string{"e1", "e2", "e3", "e4"}}},
+		{ID: "e4", Memory: "turn four", Episode: &lore.Episode{ID: "e4"}},
+		{ID: "e1", Memory: "turn one", Episode: &lore.Episode{ID: "e1"}},
+		{ID: "e9", Memory: "turn nine", Episode: &lore.Episode{ID: "e9"}},
+	}
+	scores := map[string]float64{"e1": 0.9, "e2": 0.5, "e3": 0.4, "e4": 0.1}
+	shown := func(r Result) []string {
+		if r.Fact != nil {
+			return factSources(r.Fact.SourceEpisodeIDs, scores, 3)
+		}
+		return sourceIDs(r)
+	}
+	var got []string
+	for _, x := range diversify(in, 3, 0.9, shown) {
+		got = append(got, x.ID)
+	}
+	if want := "f1,e4,e9"; strings.Join(got, ",") != want {
+		t.Fatalf("diversify = %v, want %s: e4 is not among the fact's three shown sources, e1 is", got, want)
+	}
+}
+
 func TestDiversifyScoresDescend(t *testing.T) {
 	in := []Result{
 		{ID: "e1", Memory: "turn one", Score: 0.9, Episode: &lore.Episode{ID: "e1"}},
 		{ID: "f1", Memory: "fact one", Score: 0.8, Fact: &lore.Fact{ID: "f1", SourceEpisodeIDs: []string{"e1"}}},
 		{ID: "e2", Memory: "turn two", Score: 0.2, Episode: &lore.Episode{ID: "e2"}},
 	}
-	out := diversify(in, 3, 0.9, true)
+	out := diversify(in, 3, 0.9, sourceIDs)
 	if got := out[2].ID; got != "f1" {
 		t.Fatalf("last=%s, want the deferred fact f1", got)
 	}

@@ -73,7 +73,18 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	}
 
 	ordered := p.filter(req, now, c, f)
-	ordered = diversify(ordered, req.TopK, cfg.DuplicateSimilarity, cfg.SourceDiversity)
+	var shown func(Result) []string
+	if cfg.SourceDiversity {
+		// The sources attachSources will show, so that a turn a fact
+		// merged from but does not show is not taken as already covered.
+		shown = func(r Result) []string {
+			if r.Fact != nil {
+				return factSources(r.Fact.SourceEpisodeIDs, f.Scores, cfg.MaxFactSources)
+			}
+			return sourceIDs(r)
+		}
+	}
+	ordered = diversify(ordered, req.TopK, cfg.DuplicateSimilarity, shown)
 	if err := p.attachSources(ctx, req.Scope, ordered, f.Scores, cfg.MaxFactSources); err != nil {
 		return nil, err
 	}
