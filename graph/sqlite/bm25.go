@@ -30,7 +30,10 @@ import (
 //
 // doc_terms holds the postings, (part, term, seq) → (tf, document length),
 // and part_stats each partition's document count and total length; every
-// write keeps both in step in its own transaction. Terms are those of
+// write keeps both in step in its own transaction. term_stats holds each
+// term's document frequency per partition, kept equal to its number of
+// postings by triggers (migration 6), so that a search need not count a
+// common term's postings. Terms are those of
 // package terms: the terms FTS5's "porter unicode61 remove_diacritics 2"
 // tokenizer made, so stemmed and folded matching is unchanged.
 
@@ -56,8 +59,6 @@ const checkBatch = 500
 const (
 	// postingsSQL reads a term's postings in a partition.
 	postingsSQL = `SELECT seq, tf, len FROM doc_terms WHERE part = ? AND term = ? ORDER BY seq`
-	// dfSQL counts a term's postings in a partition, up to a bound.
-	dfSQL = `SELECT count(*) FROM (SELECT 1 FROM doc_terms WHERE part = ? AND term = ? LIMIT ?)`
 	// unpostSQL removes a document's postings.
 	unpostSQL = `DELETE FROM doc_terms WHERE seq = ?`
 	// unpostedSQL reads the next documents the backfill posts.
@@ -67,6 +68,11 @@ const (
 // postingsInSQL reads a term's postings in a partition for n documents.
 func postingsInSQL(n int) string {
 	return `SELECT seq, tf, len FROM doc_terms WHERE part = ? AND term = ? AND seq IN (` + placeholders(n) + `) ORDER BY seq`
+}
+
+// docFreqsSQL reads the document frequencies of n terms in a partition.
+func docFreqsSQL(n int) string {
+	return `SELECT term, df FROM term_stats WHERE part = ? AND term IN (` + placeholders(n) + `)`
 }
 
 // part returns the key of k's partition in doc_terms and part_stats: a
@@ -334,32 +340,23 @@ func searchText(ctx context.Context, tx *sql.Tx, q lore.IndexQuery, qterms []str
 	k := len(qterms)
 	lists := make([][]posting, k)
 	idfs := make([]float64, k)
-	if k == 1 {
-		if lists[0], err = t.all(ctx, qterms[0]); err != nil {
-			return nil, err
-		}
-		idfs[0] = idf(n, int64(len(lists[0])))
-		return c.rank(ctx, merge(lists, idfs), limit)
+	dfs, err := docFreqs(ctx, tx, part, qterms)
+	if err != nil {
+		return nil, err
 	}
-
-	// Document frequencies first, to order the terms. Counting stops at
-	// half the partition: from there on the IDF is minIDF whatever the
-	// count.
-	dfs := make([]int64, k)
-	for i, term := range qterms {
-		if err := tx.QueryRowContext(ctx, dfSQL, part, term, (n+1)/2).Scan(&dfs[i]); err != nil {
-			return nil, err
+	// The terms in order of their bound, rarest first; a term in no
+	// document adds nothing.
+	var order []int
+	for i := range qterms {
+		if dfs[i] > 0 {
+			idfs[i] = idf(n, dfs[i])
+			order = append(order, i)
 		}
-		idfs[i] = idf(n, dfs[i])
-	}
-	order := make([]int, k)
-	for i := range order {
-		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmpDesc(idfs[a], idfs[b]) })
 	// rest[j] bounds what the terms order[j:] add to any score.
-	rest := make([]float64, k+1)
-	for j := k - 1; j >= 0; j-- {
+	rest := make([]float64, len(order)+1)
+	for j := len(order) - 1; j >= 0; j-- {
 		rest[j] = rest[j+1] + idfs[order[j]]*(bm25K1+1)
 	}
 	// near is nil until pruning starts; then it holds, in seq order, the
@@ -375,7 +372,7 @@ func searchText(ctx context.Context, tx *sql.Tx, q lore.IndexQuery, qterms []str
 		if err != nil {
 			return nil, err
 		}
-		if j == k-1 {
+		if j == len(order)-1 {
 			break
 		}
 		// Scores on the terms read so far are lower bounds, and a document
@@ -472,6 +469,32 @@ func (t *termReader) scan(rows *sql.Rows, out []posting) ([]posting, error) {
 		out = append(out, posting{seq, f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*float64(dl)/t.avgdl))})
 	}
 	return out, rows.Err()
+}
+
+// docFreqs returns the document frequency of each term in a partition.
+func docFreqs(ctx context.Context, tx *sql.Tx, part int64, qterms []string) ([]int64, error) {
+	args := append([]any{part}, anys(qterms)...)
+	rows, err := tx.QueryContext(ctx, docFreqsSQL(len(qterms)), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	byTerm := make(map[string]int64, len(qterms))
+	for rows.Next() {
+		var (
+			term string
+			df   int64
+		)
+		if err := rows.Scan(&term, &df); err != nil {
+			return nil, err
+		}
+		byTerm[term] = df
+	}
+	dfs := make([]int64, len(qterms))
+	for i, term := range qterms {
+		dfs[i] = byTerm[term]
+	}
+	return dfs, rows.Err()
 }
 
 // idf is FTS5's BM25 IDF of a term in df of n documents.

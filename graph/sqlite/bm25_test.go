@@ -86,6 +86,24 @@ func partStatsRows(t *testing.T, st *Store) []string {
 	return out
 }
 
+// checkTermStats fails the test unless term_stats holds, for each partition
+// and term with postings, their number, and nothing else.
+func checkTermStats(t *testing.T, st *Store) {
+	t.Helper()
+	var bad int
+	err := st.r.QueryRowContext(context.Background(), `SELECT count(*) FROM (
+		SELECT part, term, count(*) AS df FROM doc_terms GROUP BY part, term
+		EXCEPT SELECT part, term, df FROM term_stats)`).Scan(&bad)
+	if err != nil || bad != 0 {
+		t.Errorf("terms whose df differs from their postings=%d err=%v, want none", bad, err)
+	}
+	err = st.r.QueryRowContext(context.Background(), `SELECT count(*) FROM term_stats t
+		WHERE NOT EXISTS (SELECT 1 FROM doc_terms d WHERE d.part = t.part AND d.term = t.term)`).Scan(&bad)
+	if err != nil || bad != 0 {
+		t.Errorf("term_stats rows without postings=%d err=%v, want none", bad, err)
+	}
+}
+
 // postingCount returns the number of rows of doc_terms.
 func postingCount(t *testing.T, st *Store) int {
 	t.Helper()
@@ -266,6 +284,7 @@ func TestSearchTextStatisticsFollowUpdatesAndDeletes(t *testing.T) {
 	if got, want := postingCount(t, st), postingCount(t, fresh); got != want {
 		t.Errorf("postings=%d, want %d as in a fresh database", got, want)
 	}
+	checkTermStats(t, st)
 	hits := want[fmt.Sprintf("%+v|%s", u1, "apple")]
 	if len(hits) != 2 {
 		t.Fatalf("fresh database's hits for apple in u1=%v, want f and h: the test would prove little", hits)
@@ -280,6 +299,7 @@ func TestSearchTextStatisticsFollowUpdatesAndDeletes(t *testing.T) {
 	if rows, n := partStatsRows(t, st), postingCount(t, st); len(rows) != 0 || n != 0 {
 		t.Errorf("after deleting every document part_stats=%q postings=%d, want none", rows, n)
 	}
+	checkTermStats(t, st)
 }
 
 // TestOpenBackfillsOlderIndex builds a file as the FTS5 version of Lore
@@ -341,6 +361,7 @@ func TestOpenBackfillsOlderIndex(t *testing.T) {
 	if got, want := partStatsRows(t, st), partStatsRows(t, fresh); !slices.Equal(got, want) {
 		t.Errorf("part_stats=%q, want %q as in a fresh database", got, want)
 	}
+	checkTermStats(t, st)
 }
 
 // TestSearchTextMatchesExhaustiveBM25 compares searches, with filters and

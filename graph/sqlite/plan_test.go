@@ -84,6 +84,8 @@ func TestQueryPlansUseIndexes(t *testing.T) {
 	add("delete scope entities", "DELETE FROM entities WHERE "+w.sql(), w.args)
 	must("PRIMARY KEY", "postings of a term", postingsSQL, []any{readKey(user).part(), "dinner"})
 	must("doc_terms_seq", "remove a document's postings", unpostSQL, []any{1})
+	must("PRIMARY KEY", "document frequencies", docFreqsSQL(2), []any{readKey(user).part(), "dinner", "sushi"})
+	must("PRIMARY KEY", "postings of a term in some documents", postingsInSQL(3), []any{readKey(user).part(), "dinner", 1, 2, 3})
 	must("docs_unposted", "documents to backfill", unpostedSQL, []any{500})
 	since := now.Add(-time.Hour)
 	for _, sc := range []lore.Scope{user, agent, {TenantID: "t", UserID: "u", AgentID: "a", RunID: "r"}} {
