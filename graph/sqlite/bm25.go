@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"cmp"
 	"container/heap"
 	"context"
 	"database/sql"
@@ -152,10 +153,21 @@ func (d statsDelta) write(ctx context.Context, tx *sql.Tx) error {
 }
 
 // poster writes and removes postings in one write transaction and gathers
-// the statistics' changes; the caller writes stats before committing.
+// the statistics' changes; finish writes them before the commit.
 type poster struct {
 	insert, drop *sql.Stmt
 	stats        statsDelta
+	// pending holds the postings of each document posted, by seq, until
+	// finish inserts them all in key order: a batch's inserts then land
+	// together in the postings' tree instead of all over it.
+	pending map[int64][]postRow
+}
+
+// postRow is one posting waiting to be inserted.
+type postRow struct {
+	part    int64
+	term    string
+	tf, len int
 }
 
 // newPoster prepares the statements of a poster; close releases them.
@@ -169,7 +181,7 @@ func newPoster(ctx context.Context, tx *sql.Tx) (*poster, error) {
 		insert.Close()
 		return nil, err
 	}
-	return &poster{insert: insert, drop: drop, stats: statsDelta{}}, nil
+	return &poster{insert: insert, drop: drop, stats: statsDelta{}, pending: map[int64][]postRow{}}, nil
 }
 
 func (p *poster) close() {
@@ -179,22 +191,52 @@ func (p *poster) close() {
 
 // post adds the postings of document seq under each of its partitions and
 // counts it in their statistics.
-func (p *poster) post(ctx context.Context, seq int64, tenant, user, agent string, c termCounts) error {
+func (p *poster) post(seq int64, tenant, user, agent string, c termCounts) {
+	var rows []postRow
 	for _, k := range docKeys(tenant, user, agent) {
-		part := k.part()
 		for term, tf := range c.tf {
-			if _, err := p.insert.ExecContext(ctx, part, term, seq, tf, c.tokens); err != nil {
-				return fmt.Errorf("post terms: %w", err)
-			}
+			rows = append(rows, postRow{part: k.part(), term: term, tf: tf, len: c.tokens})
 		}
 	}
+	p.pending[seq] = rows
 	p.stats.add(tenant, user, agent, int64(c.tokens), 1)
-	return nil
+}
+
+// finish inserts the pending postings and writes the statistics' changes.
+func (p *poster) finish(ctx context.Context, tx *sql.Tx) error {
+	type keyed struct {
+		seq int64
+		postRow
+	}
+	var all []keyed
+	for seq, rows := range p.pending {
+		for _, r := range rows {
+			all = append(all, keyed{seq, r})
+		}
+	}
+	slices.SortFunc(all, func(a, b keyed) int {
+		if a.part != b.part {
+			return cmp.Compare(a.part, b.part)
+		}
+		if a.term != b.term {
+			return strings.Compare(a.term, b.term)
+		}
+		return cmp.Compare(a.seq, b.seq)
+	})
+	for _, r := range all {
+		if _, err := p.insert.ExecContext(ctx, r.part, r.term, r.seq, r.tf, r.len); err != nil {
+			return fmt.Errorf("post terms: %w", err)
+		}
+	}
+	clear(p.pending)
+	return p.stats.write(ctx, tx)
 }
 
 // unpost removes the postings of document seq, of tokens terms, which stays
 // in docs, and takes it out of its partitions' statistics.
 func (p *poster) unpost(ctx context.Context, seq int64, tenant, user, agent string, tokens int64) error {
+	// Postings of this batch are still pending, earlier ones stored.
+	delete(p.pending, seq)
 	if _, err := p.drop.ExecContext(ctx, seq); err != nil {
 		return fmt.Errorf("drop terms: %w", err)
 	}
@@ -251,15 +293,13 @@ func (s *Store) postUnposted(ctx context.Context, limit int) (int, error) {
 		defer p.close()
 		for _, d := range docs {
 			c := countTerms(d.text)
-			if err := p.post(ctx, d.seq, d.tenant, d.user, d.agent, c); err != nil {
-				return err
-			}
+			p.post(d.seq, d.tenant, d.user, d.agent, c)
 			if _, err := tx.ExecContext(ctx, `UPDATE docs SET tokens = ? WHERE seq = ?`, c.tokens, d.seq); err != nil {
 				return err
 			}
 		}
 		n = len(docs)
-		return p.stats.write(ctx, tx)
+		return p.finish(ctx, tx)
 	})
 	return n, err
 }

@@ -130,9 +130,7 @@ func (x *Index) Upsert(ctx context.Context, docs []lore.IndexDoc) error {
 				return err
 			}
 			if !keep {
-				if err := p.post(ctx, seq, sc.TenantID, sc.UserID, sc.AgentID, c); err != nil {
-					return err
-				}
+				p.post(seq, sc.TenantID, sc.UserID, sc.AgentID, c)
 			}
 			stored[d.ID] = docRef{seq: seq, id: d.ID, tenant: sc.TenantID, user: sc.UserID, agent: sc.AgentID,
 				text: d.Text, tokens: sql.NullInt64{Int64: tokens, Valid: true}}
@@ -145,7 +143,7 @@ func (x *Index) Upsert(ctx context.Context, docs []lore.IndexDoc) error {
 				return err
 			}
 		}
-		return p.stats.write(ctx, tx)
+		return p.finish(ctx, tx)
 	})
 	if err != nil {
 		return wrap("index upsert", err)
