@@ -34,9 +34,9 @@ import (
 // write keeps both in step in its own transaction. term_stats holds each
 // term's document frequency per partition, kept equal to its number of
 // postings by triggers (migration 6), so that a search need not count a
-// common term's postings. Terms are those of
-// package terms: the terms FTS5's "porter unicode61 remove_diacritics 2"
-// tokenizer made, so stemmed and folded matching is unchanged.
+// common term's postings. Terms are those of package terms: the terms
+// FTS5's "porter unicode61 remove_diacritics 2" tokenizer made, so stemmed
+// and folded matching is unchanged.
 
 // BM25 parameters and the IDF floor of FTS5's bm25(), so that scores stay
 // comparable with the FTS5 ranking this replaced: a term in more than about
@@ -153,7 +153,8 @@ func (d statsDelta) write(ctx context.Context, tx *sql.Tx) error {
 }
 
 // poster writes and removes postings in one write transaction and gathers
-// the statistics' changes; finish writes them before the commit.
+// the changes to part_stats (term_stats follows the postings by trigger);
+// finish writes them before the commit.
 type poster struct {
 	insert, drop *sql.Stmt
 	stats        statsDelta
@@ -189,8 +190,8 @@ func (p *poster) close() {
 	p.drop.Close()
 }
 
-// post adds the postings of document seq under each of its partitions and
-// counts it in their statistics.
+// post queues the postings of document seq under each of its partitions
+// for finish and counts it in their statistics.
 func (p *poster) post(seq int64, tenant, user, agent string, c termCounts) {
 	var rows []postRow
 	for _, k := range docKeys(tenant, user, agent) {
@@ -451,10 +452,10 @@ func searchText(ctx context.Context, tx *sql.Tx, q lore.IndexQuery, qterms []str
 // Pruning settings: pruneSlack is far above the rounding error of a sum of
 // at most maxQueryTerms shares and far below any difference that matters;
 // looking a posting up by seq costs about lookupCost times reading one in
-// a range.
+// a range (2.5 µs against 0.5 µs, measured with 100k postings).
 const (
 	pruneSlack = 1e-9
-	lookupCost = 4
+	lookupCost = 5
 )
 
 // termReader reads postings of one partition, with their weights.

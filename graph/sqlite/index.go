@@ -254,8 +254,8 @@ func docRefs(ctx context.Context, tx *sql.Tx, ids []string) ([]docRef, error) {
 }
 
 // deleteDocs deletes the documents w selects, with their postings and
-// vectors (ON DELETE CASCADE), takes them out of their partitions'
-// statistics and returns where they lived.
+// vectors (ON DELETE CASCADE; term_stats follows by trigger), takes them
+// out of their partitions' statistics and returns where they lived.
 func deleteDocs(ctx context.Context, tx *sql.Tx, w where) ([]docRef, error) {
 	// The text is not needed: '' keeps one scanner for both statements.
 	rows, err := tx.QueryContext(ctx, `DELETE FROM docs WHERE `+w.sql()+`
