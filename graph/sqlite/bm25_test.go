@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -317,14 +318,20 @@ func TestOpenBackfillsOlderIndex(t *testing.T) {
 	} {
 		docs = append(docs, randomDocs(r, sc.UserID+sc.AgentID, sc, 2*backfillBatch/3, testVocab)...)
 	}
-	for _, d := range docs {
-		// The insert of version 3, whose triggers fill docs_fts.
-		_, err := db.ExecContext(ctx, `INSERT INTO docs (id, kind, tenant_id, user_id, agent_id, run_id, text, scope_tokens, time)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, d.ID, string(d.Kind), d.Scope.TenantID, d.Scope.UserID, d.Scope.AgentID,
-			d.Scope.RunID, d.Text, "", micros(d.Time))
-		if err != nil {
-			t.Fatalf("insert version 3 doc: %v", err)
+	err := (&Store{w: db}).write(ctx, func(tx *sql.Tx) error {
+		for _, d := range docs {
+			// The insert of version 3, whose triggers fill docs_fts.
+			_, err := tx.ExecContext(ctx, `INSERT INTO docs (id, kind, tenant_id, user_id, agent_id, run_id, text, scope_tokens, time)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, d.ID, string(d.Kind), d.Scope.TenantID, d.Scope.UserID, d.Scope.AgentID,
+				d.Scope.RunID, d.Text, "", micros(d.Time))
+			if err != nil {
+				return err
+			}
 		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("insert version 3 docs: %v", err)
 	}
 	var fts int
 	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM docs_fts WHERE docs_fts MATCH 'dinner'`).Scan(&fts); err != nil || fts == 0 {
