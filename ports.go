@@ -117,7 +117,8 @@ type IndexHit struct {
 }
 
 // Index is the text and vector index over facts and episodes.
-// Implementations: graph/sqlite (FTS5 and exact vectors) and index/weaviate.
+// Implementations: graph/sqlite (per-user BM25 and exact vectors) and
+// index/weaviate.
 type Index interface {
 	// Upsert adds or replaces documents by ID.
 	Upsert(ctx context.Context, docs []IndexDoc) error
