@@ -240,32 +240,3 @@ func BenchmarkExtract(b *testing.B) {
 		}
 	}
 }
-
-func TestSpotNames(t *testing.T) {
-	tests := []struct {
-		sentence string
-		want     []string
-	}{
-		{"I met Anna in Porto.", []string{"Anna", "Porto"}},
-		// A sentence's first word is a name only when known; list marks
-		// and numbers do not move the start.
-		{"However, Anna came.", []string{"Anna"}},
-		{"- However, it has no voltage detection.", nil},
-		{"* Also see Anna.", []string{"Anna"}},
-		{"2. Secretary of the club called.", nil},
-		// Titles keep their name; times and plural weekdays name nothing.
-		{"I saw Dr. Lee at 9 AM.", []string{"Dr Lee"}},
-		{"We swim on Sundays and Tuesdays at 7 PM with Max.", []string{"Max"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.sentence, func(t *testing.T) {
-			var got []string
-			for _, m := range spotNames(tt.sentence, nil, true) {
-				got = append(got, m.text)
-			}
-			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
-				t.Errorf("spotNames = %q, want %q", got, tt.want)
-			}
-		})
-	}
-}

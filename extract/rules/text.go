@@ -158,16 +158,7 @@ type nameMention struct {
 func spotNames(sentence string, known map[string]bool, withInitial bool) []nameMention {
 	words := strings.Fields(sentence)
 	var out []nameMention
-	// Words before the first that holds a letter or digit are list marks
-	// ("-", "*", "1."): the word after them starts the sentence.
-	start := 0
-	for start < len(words) && !strings.ContainsFunc(words[start], func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
-		start++
-	}
-	if start < len(words) && isListNumber(words[start]) {
-		start++
-	}
-	for i := start; i < len(words); {
+	for i := 0; i < len(words); {
 		w, endsRun := trimWord(words[i])
 		if !isNameWord(w) {
 			i++
@@ -196,7 +187,7 @@ func spotNames(sentence string, known map[string]bool, withInitial bool) []nameM
 			break
 		}
 		name := strings.Join(run, " ")
-		initial := i == start || isQuoteStart(words[i-1])
+		initial := i == 0 || isQuoteStart(words[i-1])
 		i = j
 		if isStopName(run[0]) {
 			if len(run) == 1 {
@@ -226,29 +217,7 @@ func trimWord(w string) (string, bool) {
 	endsRun := strings.ContainsAny(w[len(w)-1:], ",.;:!?)\"")
 	w = strings.TrimFunc(w, func(r rune) bool { return unicode.IsPunct(r) && r != '&' })
 	w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
-	// A title's full stop is not the end of the name ("Dr. Lee").
-	if isTitle(w) {
-		endsRun = false
-	}
 	return w, endsRun
-}
-
-// isTitle reports the abbreviated titles that come before a name.
-func isTitle(w string) bool {
-	switch w {
-	case "Dr", "Mr", "Mrs", "Ms", "Mx", "Prof", "St", "Sr", "Jr":
-		return true
-	}
-	return false
-}
-
-// isListNumber reports a list item's number ("1.", "2)", "iv.").
-func isListNumber(w string) bool {
-	body := strings.TrimRight(w, ".)")
-	if body == w || body == "" {
-		return false
-	}
-	return strings.IndexFunc(body, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
 }
 
 func isQuoteStart(prev string) bool {
@@ -338,12 +307,8 @@ func isTemporalWord(s string) bool {
 	switch s {
 	case "january", "february", "march", "april", "may", "june", "july", "august", "september",
 		"october", "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday",
-		"saturday", "sunday", "today", "tomorrow", "yesterday", "christmas eve", "am", "pm", "a.m", "p.m":
+		"saturday", "sunday", "today", "tomorrow", "yesterday", "christmas eve":
 		return true
-	}
-	// "Sundays", "Tuesdays"
-	if day, ok := strings.CutSuffix(s, "s"); ok && strings.HasSuffix(day, "day") {
-		return isTemporalWord(day)
 	}
 	return false
 }
