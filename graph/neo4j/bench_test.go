@@ -12,6 +12,7 @@ import (
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/graph/neo4j"
+	"github.com/lore-memory/lore/storetest"
 )
 
 // benchGraph is one user's graph of benchEntities entities and benchFacts
@@ -178,4 +179,16 @@ func BenchmarkGraph10k(b *testing.B) {
 			}
 		})
 	})
+}
+
+// BenchmarkSpeakers10k: storetest.BenchSpeakers on Neo4j.
+func BenchmarkSpeakers10k(b *testing.B) {
+	st := mustOpen(b)
+	sc := lore.Scope{TenantID: "neo4j-bench-" + uuid.NewString(), UserID: "alice"}
+	b.Cleanup(func() {
+		if _, err := st.DeleteScope(context.Background(), sc); err != nil {
+			b.Errorf("cleanup DeleteScope: %v", err)
+		}
+	})
+	storetest.BenchSpeakers(b, st, sc)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/graph/sqlite"
+	"github.com/lore-memory/lore/storetest"
 )
 
 // benchDim is MiniLM's dimension.
@@ -189,4 +190,9 @@ func BenchmarkNeighborhood(b *testing.B) {
 			b.Fatal("walk found nothing")
 		}
 	}
+}
+
+// BenchmarkSpeakers10k: storetest.BenchSpeakers on the embedded store.
+func BenchmarkSpeakers10k(b *testing.B) {
+	storetest.BenchSpeakers(b, mustOpen(b), lore.Scope{TenantID: "bench", UserID: "alice"})
 }
