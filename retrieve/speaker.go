@@ -64,7 +64,7 @@ func namesSpeaker(query map[string]bool, speaker string) bool {
 // speakers it names, for the dense signal. A name pulls the query vector
 // toward turns that address that person ("Wow, Melanie!"), which are the
 // other speaker's; who said what is the speaker focus's job. Without the
-// name, LoCoMo turn frac@10 rose 0.794 → 0.809 (bench/README.md). A query
+// name, LoCoMo turn frac@10 rose 0.791 → 0.809 (bench/README.md). A query
 // made only of names is kept whole.
 func withoutSpeakers(query string, queryWords []string, speakers []string) string {
 	inQuery := map[string]bool{}
