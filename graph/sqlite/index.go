@@ -152,6 +152,7 @@ func (x *Index) Upsert(ctx context.Context, docs []lore.IndexDoc) error {
 	// (indexMu is still held).
 	s.vectors.remove(old)
 	s.vectors.add(docs)
+	s.warm(ctx, docs)
 	return nil
 }
 

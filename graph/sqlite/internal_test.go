@@ -122,13 +122,7 @@ func TestMatchTerms(t *testing.T) {
 
 func TestSearchTextStems(t *testing.T) {
 	ctx := context.Background()
-	st, err := Open(ctx, filepath.Join(t.TempDir(), "lore.db"))
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	defer st.Close()
-	idx := st.Index()
-	defer idx.Close()
+	_, idx := openIndex(t)
 	sc := testScope()
 	if err := idx.Upsert(ctx, docsOf(sc, "We went running along the rivers", "Dinner was lovely", "Coffee at the Café Crème")); err != nil {
 		t.Fatalf("Upsert: %v", err)
@@ -211,13 +205,7 @@ func createAt(tb testing.TB, path string, version int) *sql.DB {
 
 func TestVectorCacheEvictsLeastRecentlySearched(t *testing.T) {
 	ctx := context.Background()
-	st, err := Open(ctx, filepath.Join(t.TempDir(), "lore.db"))
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	defer st.Close()
-	idx := st.Index()
-	defer idx.Close()
+	st, idx := openIndex(t)
 	users := []string{"u1", "u2", "u3"}
 	vec := []float32{1, 0, 0, 0}
 	for _, u := range users {
@@ -272,13 +260,7 @@ func TestVectorCacheEvictsLeastRecentlySearched(t *testing.T) {
 
 func TestSearchVectorIsExact(t *testing.T) {
 	ctx := context.Background()
-	st, err := Open(ctx, filepath.Join(t.TempDir(), "lore.db"))
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	defer st.Close()
-	idx := st.Index()
-	defer idx.Close()
+	st, idx := openIndex(t)
 	sc := testScope()
 	r := rand.New(rand.NewPCG(1, 2))
 	const dim = 384
@@ -340,5 +322,34 @@ func TestSearchVectorIsExact(t *testing.T) {
 				t.Fatalf("parallel threshold %d, query %d: got %v, want exact %v", parallel, qn, got, want[:k])
 			}
 		}
+	}
+}
+
+func TestWriteLoadsItsUsersVectorSet(t *testing.T) {
+	ctx := context.Background()
+	st, idx := openIndex(t)
+	sc := lore.Scope{TenantID: "t", UserID: "u1", AgentID: "a1"}
+	if err := idx.Upsert(ctx, []lore.IndexDoc{
+		{ID: "old", Kind: lore.KindFact, Scope: sc, Text: "old", Vector: []float32{1, 0}},
+	}); err != nil {
+		t.Fatalf("Upsert: %v", err)
+	}
+	// As after a restart: nothing cached, one document stored.
+	st.SetVectorCacheBytes(0)
+	st.SetVectorCacheBytes(DefaultVectorCacheBytes)
+	if err := idx.Upsert(ctx, []lore.IndexDoc{
+		{ID: "new", Kind: lore.KindFact, Scope: sc, Text: "new", Vector: []float32{0, 1}},
+	}); err != nil {
+		t.Fatalf("Upsert: %v", err)
+	}
+	st.vectors.mu.Lock()
+	user := st.vectors.sets[vecKey{tenant: "t", user: "u1"}]
+	_, agentCached := st.vectors.sets[vecKey{tenant: "t", agent: "a1"}]
+	st.vectors.mu.Unlock()
+	if user == nil || !user.loaded || len(user.docs) != 2 {
+		t.Fatalf("user set after a write=%+v, want loaded with the stored and the new document", user)
+	}
+	if agentCached {
+		t.Errorf("agent set cached after a write, want it left to its first search")
 	}
 }

@@ -26,14 +26,16 @@ import (
 // them. Memory: about 5×dim bytes per document of each loaded set (1.9 KiB
 // at 384 dimensions, 190 MiB for a user with 100k documents). The cache
 // holds at most DefaultVectorCacheBytes (see SetVectorCacheBytes): loading a
-// set evicts the least recently searched others until the total fits. A
-// single set larger than the bound is still kept while in use.
+// set evicts the least recently used others until the total fits. A
+// single set larger than the bound is still kept while in use. A write
+// loads the user sets it touches (see warm), so a user's first search after
+// writing finds the set in memory.
 
 // DefaultVectorCacheBytes bounds the vectors the cache holds in memory.
 const DefaultVectorCacheBytes = 1 << 30
 
 // SetVectorCacheBytes changes the bound on the vector cache and evicts
-// least recently searched sets until the cache fits it.
+// least recently used sets until the cache fits it.
 func (s *Store) SetVectorCacheBytes(n int64) {
 	c := s.vectors
 	c.mu.Lock()
@@ -141,14 +143,14 @@ type vectorCache struct {
 	mu    sync.Mutex
 	sets  map[vecKey]*vecSet
 	limit int64 // bytes
-	tick  int64 // counts searches, for least-recently-used eviction
+	tick  int64 // counts searches and writes, for least-recently-used eviction
 }
 
 func newVectorCache() *vectorCache {
 	return &vectorCache{sets: map[vecKey]*vecSet{}, limit: DefaultVectorCacheBytes}
 }
 
-// evict drops least recently searched sets other than keep until the
+// evict drops least recently used sets other than keep until the
 // cache fits its limit. The caller holds c.mu. A search still holding a
 // dropped set finishes on it; the next one loads afresh.
 func (c *vectorCache) evict(keep *vecSet) {
@@ -213,6 +215,24 @@ func (c *vectorCache) add(docs []lore.IndexDoc) {
 				set.mu.Unlock()
 			}
 		}
+	}
+}
+
+// warm loads, after a write has committed, the sets of the users whose
+// documents it wrote, and marks them used: the write pays for the load
+// (once per set, and for a new user next to nothing) instead of the user's
+// next search, which is the one a caller waits on. Agent sets span every
+// user of the agent and are left to their first search. A failed load is
+// left to that search to retry; the write itself has succeeded.
+func (s *Store) warm(ctx context.Context, docs []lore.IndexDoc) {
+	seen := map[vecKey]bool{}
+	for _, d := range docs {
+		k := vecKey{tenant: d.Scope.TenantID, user: d.Scope.UserID}
+		if len(d.Vector) == 0 || k.user == "" || seen[k] {
+			continue
+		}
+		seen[k] = true
+		_, _ = s.vectorSet(ctx, k)
 	}
 }
 
