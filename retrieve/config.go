@@ -20,9 +20,9 @@ type Signals struct {
 	BM25  bool `json:"bm25"`
 	Dense bool `json:"dense"` // needs Pipeline.Embedder
 	Graph bool `json:"graph"` // link query terms to entities and walk the graph
-	// EntityExpansion adds the linked entities' names and aliases, and the
-	// user's most connected entities for first-person queries, to the text
-	// query.
+	// EntityExpansion adds the linked entities' names and aliases, the
+	// user's most connected entities for first-person queries, and the other
+	// words for the relatives the query names, to the text query.
 	EntityExpansion bool `json:"entity_expansion"`
 	// Temporal boosts candidates whose time falls in a time expression of
 	// the query ("last week").

@@ -61,8 +61,9 @@ func linkEntities(ngrams []string, found []*lore.Entity, limit int) []*lore.Enti
 	return out
 }
 
-// expansionTerms returns the words to add to the text query: the aliases and
-// names of linked entities, then the names of the user's most connected
+// expansionTerms returns the words to add to the text query: the other
+// words for the relatives the query names (kinTerms), the aliases and names
+// of linked entities, then the names of the user's most connected
 // entities (given only for first-person queries), minus the words the query
 // already has, at most limit words.
 func expansionTerms(queryWords []string, linked, connected []*lore.Entity, limit int) []string {
@@ -81,6 +82,11 @@ func expansionTerms(queryWords []string, linked, connected []*lore.Entity, limit
 			}
 			have[w] = true
 			out = append(out, w)
+		}
+	}
+	for _, w := range queryWords {
+		for _, k := range kinTerms(w) {
+			add(k)
 		}
 	}
 	for _, e := range linked {

@@ -64,6 +64,8 @@ func TestExpansionTerms(t *testing.T) {
 		{"connected after linked", []string{"my", "trip"}, []*lore.Entity{mel}, []*lore.Entity{user, boston}, 10, []string{"mel", "mellie", "melanie", "caroline", "boston", "museum"}},
 		{"bounded", []string{"my", "trip"}, []*lore.Entity{mel}, []*lore.Entity{user}, 2, []string{"mel", "mellie"}},
 		{"nothing new", []string{"melanie", "mel", "mellie"}, []*lore.Entity{mel}, nil, 10, nil},
+		{"relatives first", []string{"my", "grandparents", "trip"}, []*lore.Entity{mel}, nil, 10, []string{"grandma", "grandpa", "grandmother", "grandfather", "granny", "mel", "mellie", "melanie"}},
+		{"relative synonyms minus the query's", []string{"mom", "and", "dad"}, nil, nil, 10, []string{"mother", "mum", "father"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
