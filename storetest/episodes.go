@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/lore-memory/lore"
@@ -104,6 +105,74 @@ func runEpisodes(s suite, st lore.Store) {
 		sameList(t, "speakers of a user without episodes", got, []string{})
 		_, err = st.Speakers(ctx, lore.Scope{TenantID: a.TenantID})
 		wantCode(t, "Speakers without user or agent", err, lore.EINVALID)
+
+		// A speaker stays while one of its episodes does.
+		must(t, "DeleteEpisode", st.DeleteEpisode(ctx, a, batch[0].ID, "api"))
+		got, err = st.Speakers(ctx, a)
+		must(t, "Speakers", err)
+		sameList(t, "speakers after deleting one of two Melanie turns", got, []string{"Caroline", "Helper", "Melanie"})
+		must(t, "DeleteEpisode", st.DeleteEpisode(ctx, a, batch[3].ID, "api"))
+		must(t, "DeleteEpisode", st.DeleteEpisode(ctx, a, batch[1].ID, "api"))
+		got, err = st.Speakers(ctx, a)
+		must(t, "Speakers", err)
+		sameList(t, "speakers after deleting every Melanie and Caroline turn", got, []string{"Helper"})
+		_, err = st.DeleteScope(ctx, withAgent)
+		must(t, "DeleteScope", err)
+		got, err = st.Speakers(ctx, a)
+		must(t, "Speakers", err)
+		sameList(t, "speakers after deleting the agent's scope", got, []string{})
+		got, err = st.Speakers(ctx, b)
+		must(t, "Speakers", err)
+		sameList(t, "speakers of the other user", got, []string{"Bob"})
+	})
+
+	s.run("Episodes/SpeakersUnderConcurrentWrites", func(t *testing.T) {
+		ctx := ctxFor(t)
+		sc := userScope()
+		cleanupStore(t, st, sc)
+		const writers, each = 8, 3
+		eps := make([][]*lore.Episode, writers)
+		errs := make([]error, writers)
+		var wg sync.WaitGroup
+		for w := range writers {
+			for i := range each {
+				eps[w] = append(eps[w], &lore.Episode{Scope: sc, Role: "user", Speaker: "Melanie", Content: fmt.Sprintf("turn %d.%d", w, i), OccurredAt: at(i)})
+			}
+			wg.Go(func() { errs[w] = st.AddEpisodes(ctx, eps[w]) })
+		}
+		wg.Wait()
+		for w, err := range errs {
+			must(t, fmt.Sprintf("AddEpisodes %d", w), err)
+		}
+		got, err := st.Speakers(ctx, sc)
+		must(t, "Speakers", err)
+		sameList(t, "speakers after concurrent adds", got, []string{"Melanie"})
+		// Every turn but one deleted concurrently: the speaker stays; the
+		// last one deleted: it goes.
+		for w := range writers {
+			wg.Go(func() {
+				for i, ep := range eps[w] {
+					if w == 0 && i == 0 {
+						continue
+					}
+					if err := st.DeleteEpisode(ctx, sc, ep.ID, "api"); err != nil {
+						errs[w] = err
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		for w, err := range errs {
+			must(t, fmt.Sprintf("DeleteEpisode %d", w), err)
+		}
+		got, err = st.Speakers(ctx, sc)
+		must(t, "Speakers", err)
+		sameList(t, "speakers with one turn left", got, []string{"Melanie"})
+		must(t, "DeleteEpisode", st.DeleteEpisode(ctx, sc, eps[0][0].ID, "api"))
+		got, err = st.Speakers(ctx, sc)
+		must(t, "Speakers", err)
+		sameList(t, "speakers with no turn left", got, []string{})
 	})
 
 	s.run("Episodes/KeepsGivenID", func(t *testing.T) {

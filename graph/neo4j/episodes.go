@@ -61,11 +61,47 @@ func (s *Store) AddEpisodes(ctx context.Context, episodes []*lore.Episode) error
 			"history": hist,
 		})
 	}
+	speakers := speakerCounts(episodes)
 	_, err := write(ctx, s, "add episodes", func(r txRunner) (struct{}, error) {
-		_, err := r.run("AddEpisodes", shape{}, map[string]any{"rows": rows})
+		if _, err := r.run("AddEpisodes", shape{}, map[string]any{"rows": rows}); err != nil {
+			return struct{}{}, err
+		}
+		if len(speakers) == 0 {
+			return struct{}{}, nil
+		}
+		_, err := r.run("AddSpeakers", shape{}, map[string]any{"speakers": speakers})
 		return struct{}{}, err
 	})
 	return err
+}
+
+// speakerCounts counts the episodes per speaker name and episode scope, the
+// rows of AddSpeakers.
+func speakerCounts(episodes []*lore.Episode) []map[string]any {
+	type key struct {
+		scope lore.Scope
+		name  string
+	}
+	counts := map[key]int64{}
+	var order []key
+	for _, ep := range episodes {
+		if ep.Speaker == "" {
+			continue
+		}
+		k := key{ep.Scope, ep.Speaker}
+		if counts[k] == 0 {
+			order = append(order, k)
+		}
+		counts[k]++
+	}
+	out := make([]map[string]any, 0, len(order))
+	for _, k := range order {
+		out = append(out, map[string]any{
+			"tenant_id": k.scope.TenantID, "user_id": k.scope.UserID, "agent_id": k.scope.AgentID,
+			"run_id": k.scope.RunID, "name": k.name, "episodes": counts[k],
+		})
+	}
+	return out
 }
 
 // FindEpisodes returns the episodes the filter selects, by OccurredAt.
@@ -105,7 +141,8 @@ func (s *Store) FindEpisodes(ctx context.Context, f lore.EpisodeFilter) ([]*lore
 }
 
 // Speakers returns the distinct non-empty speakers of the scope's episodes,
-// sorted.
+// sorted, from the per-speaker counts AddEpisodes and DeleteEpisode keep: a
+// few nodes per user rather than every episode.
 func (s *Store) Speakers(ctx context.Context, scope lore.Scope) ([]string, error) {
 	if err := scope.Validate(); err != nil {
 		return nil, err

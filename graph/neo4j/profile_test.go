@@ -59,24 +59,33 @@ func runAll(t *testing.T, n int, fn func(i int) error) {
 	}
 }
 
-// TestHotQueriesUseIndexes profiles the hot statements on a small graph
-// and fails if any of them starts from a label or full scan instead of an
-// index. The plans are logged (go test -v) and summarized in docs/neo4j.md.
-func TestHotQueriesUseIndexes(t *testing.T) {
+// openTest opens the test server's store (skipping, or failing under CI,
+// when LORE_TEST_NEO4J_URL is unset) and returns a user scope in a fresh
+// tenant whose records are deleted with the test.
+func openTest(t *testing.T, ctx context.Context, tenantPrefix string) (*Store, lore.Scope) {
+	t.Helper()
 	url := storetest.ServerURL(t, "LORE_TEST_NEO4J_URL", "start a server with `scripts/neo4j/start.sh` and export the LORE_TEST_NEO4J_URL it prints")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
 	st, err := Open(ctx, Config{URL: url, Username: os.Getenv("LORE_TEST_NEO4J_USER"), Password: os.Getenv("LORE_TEST_NEO4J_PASSWORD")})
 	if err != nil {
 		t.Fatalf("Open: %v", err)
 	}
-	defer st.Close()
-	sc := lore.Scope{TenantID: "neo4j-profile-" + uuid.NewString(), UserID: "alice"}
-	defer func() {
+	sc := lore.Scope{TenantID: tenantPrefix + uuid.NewString(), UserID: "alice"}
+	t.Cleanup(func() {
 		if _, err := st.DeleteScope(context.Background(), sc); err != nil {
 			t.Errorf("cleanup DeleteScope: %v", err)
 		}
-	}()
+		st.Close()
+	})
+	return st, sc
+}
+
+// TestHotQueriesUseIndexes profiles the hot statements on a small graph
+// and fails if any of them starts from a label or full scan instead of an
+// index. The plans are logged (go test -v) and summarized in docs/neo4j.md.
+func TestHotQueriesUseIndexes(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	st, sc := openTest(t, ctx, "neo4j-profile-")
 
 	// A graph of 100 entities and 1,000 facts, then fresh index statistics,
 	// so the planner costs the plans as it would on a real user's memory.
@@ -97,6 +106,16 @@ func TestHotQueriesUseIndexes(t *testing.T) {
 		return err
 	})
 	lastFact := facts[nFact-1]
+	helper := sc
+	helper.AgentID = "helper"
+	var eps []*lore.Episode
+	for i := range 40 {
+		eps = append(eps, &lore.Episode{Scope: helper, Role: "user", Speaker: []string{"Melanie", "Caroline"}[i%2],
+			Content: fmt.Sprintf("turn %d", i), OccurredAt: time.Now()})
+	}
+	if err := st.AddEpisodes(ctx, eps); err != nil {
+		t.Fatalf("AddEpisodes: %v", err)
+	}
 	for _, q := range []string{"CALL db.resampleOutdatedIndexes()", "CALL db.clearQueryCaches()"} {
 		if err := st.exec(ctx, q, nil); err != nil {
 			t.Fatalf("%s: %v", q, err)
@@ -126,6 +145,8 @@ func TestHotQueriesUseIndexes(t *testing.T) {
 		{"fact dedup lookup (MERGE)", "MergeFactDedupLookup", shape{}, map[string]any{"dedup_key": "x"}},
 		{"latest facts of a user", "FindFacts", current, map[string]any{"ids": []string{}}},
 		{"history of a fact", "History", user, map[string]any{"memory_id": lastFact.ID}},
+		{"speakers of a user", "Speakers", user, nil},
+		{"speakers of an agent", "Speakers", shape{Agent: true}, map[string]any{"agent_id": "helper"}},
 	}
 	// Operators a plan must contain, beyond using an index.
 	wantOps := map[string]string{
@@ -140,7 +161,10 @@ func TestHotQueriesUseIndexes(t *testing.T) {
 			for k, v := range c.params {
 				params[k] = v
 			}
-			var q string
+			var (
+				q   string
+				err error
+			)
 			if c.stmt == "MergeFactDedupLookup" {
 				// The lookup half of MergeFact, read-only so the profile writes nothing.
 				q = "MATCH (f:Fact {dedup_key: $dedup_key}) RETURN f"

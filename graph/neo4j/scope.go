@@ -24,6 +24,7 @@ func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteS
 		{"DeleteScopeFacts", &stats.Facts},
 		{"DeleteScopeEntities", &stats.Entities},
 		{"DeleteScopeEpisodes", &stats.Episodes},
+		{"DeleteScopeSpeakers", nil},
 		{"DeleteScopeJobs", &stats.Jobs},
 		{"DeleteScopeHistory", nil},
 	} {

@@ -128,6 +128,37 @@ func (s *Store) Migrate(ctx context.Context) error {
 	if err := s.exec(ctx, wait, map[string]any{"timeout_seconds": int64(300)}); err != nil {
 		return fmt.Errorf("neo4j: migrate: await indexes: %w", err)
 	}
+	return s.backfillSpeakers(ctx)
+}
+
+// metaSpeakersCounted marks a database whose episodes all have their
+// speakers counted in Speaker nodes.
+const metaSpeakersCounted = "schema.speakers_counted"
+
+// backfillSpeakers counts, once per database, the speakers of episodes
+// stored before Speaker nodes existed. The mark is set only after the
+// statement completes, so an interrupted backfill runs again (and only
+// creates what is missing). Episodes written meanwhile by a Lore that
+// predates Speaker nodes are not counted: upgrade every process together.
+func (s *Store) backfillSpeakers(ctx context.Context) error {
+	_, err := s.GetMeta(ctx, metaSpeakersCounted)
+	if err == nil {
+		return nil
+	}
+	if lore.ErrorCode(err) != lore.ENOTFOUND {
+		return fmt.Errorf("neo4j: migrate: %w", err)
+	}
+	stmt, err := s.render("BackfillSpeakers", shape{})
+	if err != nil {
+		return err
+	}
+	// CALL IN TRANSACTIONS needs an auto-commit statement.
+	if err := s.exec(ctx, stmt, nil); err != nil {
+		return fmt.Errorf("neo4j: migrate: count speakers: %w", err)
+	}
+	if err := s.SetMeta(ctx, metaSpeakersCounted, "1"); err != nil {
+		return fmt.Errorf("neo4j: migrate: %w", err)
+	}
 	return nil
 }
 
