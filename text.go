@@ -2,6 +2,7 @@ package lore
 
 import (
 	"strings"
+	"time"
 	"unicode"
 )
 
@@ -57,4 +58,19 @@ func SingleValued(predicate string) bool {
 		return true
 	}
 	return false
+}
+
+// ParseTime reads an RFC 3339 timestamp, the same without a zone (UTC) or a
+// plain date (midnight UTC), as the API and the CLI accept them. An empty
+// value is nil; anything else is EINVALID naming field.
+func ParseTime(field, value string) (*time.Time, error) {
+	if value == "" {
+		return nil, nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, value); err == nil {
+			return &t, nil
+		}
+	}
+	return nil, Errorf(EINVALID, "%s must be an RFC 3339 time such as 2024-05-01T15:04:05Z, got %q", field, value)
 }

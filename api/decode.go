@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -89,20 +88,6 @@ func jsonTypeName(kind string) string {
 		return "an object"
 	}
 	return "of another type"
-}
-
-// parseTime reads an RFC 3339 timestamp or a plain date (midnight UTC). An
-// empty string is nil.
-func parseTime(field, value string) (*time.Time, error) {
-	if value == "" {
-		return nil, nil
-	}
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02"} {
-		if t, err := time.Parse(layout, value); err == nil {
-			return &t, nil
-		}
-	}
-	return nil, lore.Errorf(lore.EINVALID, "%s must be an RFC 3339 time such as 2024-05-01T15:04:05Z, got %q", field, value)
 }
 
 // queryInt reads an optional integer query parameter that must lie in

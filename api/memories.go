@@ -81,7 +81,7 @@ func (s *Server) addMemories(c *gin.Context) {
 	}
 	msgs := make([]ingest.Message, len(req.Messages))
 	for i, m := range req.Messages {
-		at, err := parseTime(fmt.Sprintf("messages[%d].created_at", i), m.CreatedAt)
+		at, err := lore.ParseTime(fmt.Sprintf("messages[%d].created_at", i), m.CreatedAt)
 		if err != nil {
 			s.writeError(c, err)
 			return
@@ -156,16 +156,16 @@ func (r *searchRequest) toRetrieve(scope lore.Scope) (retrieve.Request, error) {
 		out.Filter = f
 	}
 	var err error
-	if out.Since, err = parseTime("since", r.Since); err != nil {
+	if out.Since, err = lore.ParseTime("since", r.Since); err != nil {
 		return out, err
 	}
-	if out.Until, err = parseTime("until", r.Until); err != nil {
+	if out.Until, err = lore.ParseTime("until", r.Until); err != nil {
 		return out, err
 	}
 	if out.Since != nil && out.Until != nil && !out.Until.After(*out.Since) {
 		return out, lore.Errorf(lore.EINVALID, "until must be after since")
 	}
-	qt, err := parseTime("query_time", r.QueryTime)
+	qt, err := lore.ParseTime("query_time", r.QueryTime)
 	if err != nil {
 		return out, err
 	}

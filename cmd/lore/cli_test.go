@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lore-memory/lore"
 )
@@ -139,6 +140,29 @@ func TestAddAndSearchCommands(t *testing.T) {
 	if err != nil || json.Unmarshal([]byte(out), &resp) != nil || len(resp.Results) == 0 {
 		t.Errorf("search --json=%q, %v; want results", out, err)
 	}
+	// --at moves "yesterday" in the query: to today (when the memories were
+	// said) from tomorrow, to 1999 from 2000.
+	temporal := func(at string) float64 {
+		t.Helper()
+		out, err := run(t, nil, "", append(append([]string{"search"}, base...), "--user", "alice", "--json", "--explain",
+			"--at", at, "where", "did", "alice", "live", "yesterday")...)
+		var resp struct {
+			Results []struct {
+				ScoreDetails map[string]float64 `json:"score_details"`
+			} `json:"results"`
+		}
+		if err != nil || json.Unmarshal([]byte(out), &resp) != nil || len(resp.Results) == 0 {
+			t.Fatalf("search --at %s=%q, %v; want results", at, out, err)
+		}
+		return resp.Results[0].ScoreDetails["temporal"]
+	}
+	tomorrow := time.Now().UTC().AddDate(0, 0, 1).Format(time.DateOnly)
+	if got := temporal(tomorrow); got < 0.99 {
+		t.Errorf("temporal score asked at %s=%v, want 1: yesterday is today", tomorrow, got)
+	}
+	if got := temporal("2000-01-01"); got != 0 {
+		t.Errorf("temporal score asked at 2000-01-01=%v, want 0", got)
+	}
 	out, err = run(t, nil, "", append(append([]string{"reindex"}, base...), "--user", "alice")...)
 	if err != nil || !strings.Contains(out, "re-indexed") {
 		t.Errorf("reindex=%q, %v", out, err)
@@ -160,6 +184,7 @@ func TestCommandInputErrors(t *testing.T) {
 		{"add without text", []string{"add", "--data-dir", dir, "--embedder", "none", "--user", "a"}, "no text"},
 		{"search without query", []string{"search", "--data-dir", dir, "--embedder", "none", "--user", "a"}, "no query"},
 		{"search bad top-k", []string{"search", "--data-dir", dir, "--embedder", "none", "--user", "a", "--top-k", "0", "x"}, "--top-k"},
+		{"search bad time", []string{"search", "--data-dir", dir, "--embedder", "none", "--user", "a", "--at", "yesterday", "x"}, "--at must be"},
 		{"reindex without scope", []string{"reindex", "--data-dir", dir, "--embedder", "none"}, "--user or --agent"},
 		{"import missing file", []string{"import", "--data-dir", dir, "--embedder", "none", "nope.jsonl"}, "nope.jsonl"},
 	}

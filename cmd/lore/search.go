@@ -22,12 +22,21 @@ func (m *Main) search(ctx context.Context, args []string) error {
 	explain := fs.Bool("explain", false, "show each result's per-signal scores")
 	invalidated := fs.Bool("include-invalidated", false, "include facts that are no longer true")
 	asJSON := fs.Bool("json", false, "print JSON")
+	at := fs.String("at", "", "ask as of this time (RFC 3339 or YYYY-MM-DD): \"last week\" in the query is the week before it (default now)")
 	if err := parse(fs, args, e); err != nil {
+		return err
+	}
+	queryTime, err := lore.ParseTime("--at", *at)
+	if err != nil {
 		return err
 	}
 	scope, err := sf.scope()
 	if err != nil {
 		return err
+	}
+	req := retrieve.Request{Scope: scope, TopK: *topK, Explain: *explain, IncludeInvalidated: *invalidated}
+	if queryTime != nil {
+		req.QueryTime = *queryTime
 	}
 	query := strings.TrimSpace(strings.Join(fs.Args(), " "))
 	if query == "" {
@@ -40,7 +49,8 @@ func (m *Main) search(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	resp, err := b.pipeline().Search(ctx, retrieve.Request{Scope: scope, Query: query, TopK: *topK, Explain: *explain, IncludeInvalidated: *invalidated})
+	req.Query = query
+	resp, err := b.pipeline().Search(ctx, req)
 	if err != nil {
 		return err
 	}
