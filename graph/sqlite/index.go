@@ -58,6 +58,19 @@ func (x *Index) Upsert(ctx context.Context, docs []lore.IndexDoc) error {
 			return lore.Errorf(lore.EINVALID, "document kind %q is neither fact nor episode", d.Kind)
 		}
 	}
+	if err := x.upsert(ctx, docs); err != nil {
+		return err
+	}
+	// After indexMu is released: loading a large user's set must not hold
+	// up other users' writes. The load follows the same protocol as one a
+	// search starts (see vectorSet).
+	x.s.warm(ctx, docs)
+	return nil
+}
+
+// upsert writes docs and brings the loaded vector sets up to date, in
+// commit order.
+func (x *Index) upsert(ctx context.Context, docs []lore.IndexDoc) error {
 	s := x.s
 	s.indexMu.Lock()
 	defer s.indexMu.Unlock()
@@ -152,7 +165,6 @@ func (x *Index) Upsert(ctx context.Context, docs []lore.IndexDoc) error {
 	// (indexMu is still held).
 	s.vectors.remove(old)
 	s.vectors.add(docs)
-	s.warm(ctx, docs)
 	return nil
 }
 

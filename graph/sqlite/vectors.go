@@ -17,19 +17,19 @@ import (
 //
 // SearchVector is an exact cosine scan. Reading and decoding every blob
 // from SQLite on each query would dominate its cost, so the Store keeps, per
-// (tenant, user) and per (tenant, agent) that has been searched, the unit
-// vectors of its documents in memory, in float32 and as int8 with an error
-// bound (the scan reads the int8 copy and rescores exactly in float32 only
-// what the bound cannot rule out). A set is loaded on its first search and
-// then kept in step with every Upsert, Delete and DeleteScope, which update
-// it after their transaction commits and while Store.indexMu still orders
-// them. Memory: about 5×dim bytes per document of each loaded set (1.9 KiB
+// (tenant, user) and per (tenant, agent) in use, the unit vectors of its
+// documents in memory, in float32 and as int8 with an error bound (the scan
+// reads the int8 copy and rescores exactly in float32 only what the bound
+// cannot rule out). A set is loaded on its first search, or for a user set
+// its user's first write, and then kept in step with every Upsert, Delete
+// and DeleteScope, which update it after their transaction commits and
+// while Store.indexMu still orders them. Memory: about 5×dim bytes per document of each loaded set (1.9 KiB
 // at 384 dimensions, 190 MiB for a user with 100k documents). The cache
 // holds at most DefaultVectorCacheBytes (see SetVectorCacheBytes): loading a
 // set evicts the least recently used others until the total fits. A
-// single set larger than the bound is still kept while in use. A write
-// loads the user sets it touches (see warm), so a user's first search after
-// writing finds the set in memory.
+// single set larger than the bound is still kept while in use. Loading on
+// write (see warm) means a user's first search after writing finds the set
+// in memory.
 
 // DefaultVectorCacheBytes bounds the vectors the cache holds in memory.
 const DefaultVectorCacheBytes = 1 << 30
@@ -218,8 +218,8 @@ func (c *vectorCache) add(docs []lore.IndexDoc) {
 	}
 }
 
-// warm loads, after a write has committed, the sets of the users whose
-// documents it wrote, and marks them used: the write pays for the load
+// warm loads, after a write has committed and released Store.indexMu, the
+// sets of the users whose documents it wrote, and marks them used: the write pays for the load
 // (once per set, and for a new user next to nothing) instead of the user's
 // next search, which is the one a caller waits on. Agent sets span every
 // user of the agent and are left to their first search. A failed load is
