@@ -23,8 +23,9 @@ import (
 // cannot rule out). A set is loaded on its first search, or for a user set
 // its user's first write, and then kept in step with every Upsert, Delete
 // and DeleteScope, which update it after their transaction commits and
-// while Store.indexMu still orders them. Memory: about 5×dim bytes per document of each loaded set (1.9 KiB
-// at 384 dimensions, 190 MiB for a user with 100k documents). The cache
+// while Store.indexMu still orders them. Memory: about 5×dim bytes per
+// document of each loaded set (1.9 KiB at 384 dimensions, 190 MiB for a
+// user with 100k documents). The cache
 // holds at most DefaultVectorCacheBytes (see SetVectorCacheBytes): loading a
 // set evicts the least recently used others until the total fits. A
 // single set larger than the bound is still kept while in use. Loading on
@@ -219,9 +220,10 @@ func (c *vectorCache) add(docs []lore.IndexDoc) {
 }
 
 // warm loads, after a write has committed and released Store.indexMu, the
-// sets of the users whose documents it wrote, and marks them used: the write pays for the load
-// (once per set, and for a new user next to nothing) instead of the user's
-// next search, which is the one a caller waits on. Agent sets span every
+// sets of the users whose documents it wrote, and marks them used: the
+// write pays for the load (once per set, and for a new user next to
+// nothing) instead of the user's next search, which is the one a caller
+// waits on. Agent sets span every
 // user of the agent and are left to their first search. A failed load is
 // left to that search to retry; the write itself has succeeded.
 func (s *Store) warm(ctx context.Context, docs []lore.IndexDoc) {
