@@ -1,8 +1,10 @@
 package neo4j
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -94,6 +96,13 @@ func speakerCounts(episodes []*lore.Episode) []map[string]any {
 		}
 		counts[k]++
 	}
+	// One lock order for every batch: two batches that share speakers
+	// then never wait on each other's locks in a cycle.
+	slices.SortFunc(order, func(a, b key) int {
+		return cmp.Or(cmp.Compare(a.scope.TenantID, b.scope.TenantID), cmp.Compare(a.scope.UserID, b.scope.UserID),
+			cmp.Compare(a.scope.AgentID, b.scope.AgentID), cmp.Compare(a.scope.RunID, b.scope.RunID),
+			cmp.Compare(a.name, b.name))
+	})
 	out := make([]map[string]any, 0, len(order))
 	for _, k := range order {
 		out = append(out, map[string]any{
