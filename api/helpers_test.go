@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/extract/rules"
 	"github.com/lore-memory/lore/graph/sqlite"
+	"github.com/lore-memory/lore/graph/sqlite/sqlitetest"
 	"github.com/lore-memory/lore/ingest"
 	"github.com/lore-memory/lore/retrieve"
 )
@@ -34,16 +34,7 @@ type testEnv struct {
 // before use.
 func newEnv(t testing.TB, opts ...func(*Server)) *testEnv {
 	t.Helper()
-	ctx := context.Background()
-	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "lore.db"))
-	if err != nil {
-		t.Fatalf("sqlite.Open: %v", err)
-	}
-	idx := store.Index()
-	t.Cleanup(func() {
-		idx.Close()
-		store.Close()
-	})
+	store, idx := sqlitetest.Open(t)
 	logs := &bytes.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	cfg := ingest.DefaultConfig()

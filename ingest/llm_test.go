@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/lore-memory/lore/extract/llm"
 	"github.com/lore-memory/lore/extract/llm/llmtest"
 	"github.com/lore-memory/lore/graph/sqlite"
+	"github.com/lore-memory/lore/graph/sqlite/sqlitetest"
 	"github.com/lore-memory/lore/ingest"
 )
 
@@ -28,16 +28,7 @@ type llmRig struct {
 
 func newLLMRig(t *testing.T) *llmRig {
 	t.Helper()
-	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "lore.db"))
-	if err != nil {
-		t.Fatalf("sqlite.Open: %v", err)
-	}
-	idx := st.Index()
-	t.Cleanup(func() {
-		idx.Close()
-		st.Close()
-	})
+	st, idx := sqlitetest.Open(t)
 	srv := llmtest.New(t, llmtest.FixtureDir())
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	x, err := llm.New(llm.Config{

@@ -13,6 +13,7 @@ import (
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/graph/sqlite"
+	"github.com/lore-memory/lore/graph/sqlite/sqlitetest"
 	"github.com/lore-memory/lore/retrieve"
 )
 
@@ -63,15 +64,7 @@ type world struct {
 func newWorld(tb testing.TB, emb lore.Embedder) *world {
 	tb.Helper()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, tb.TempDir()+"/lore.db")
-	if err != nil {
-		tb.Fatalf("sqlite.Open: %v", err)
-	}
-	idx := st.Index()
-	tb.Cleanup(func() {
-		idx.Close()
-		st.Close()
-	})
+	st, idx := sqlitetest.Open(tb)
 	return &world{t: tb, ctx: ctx, store: st, idx: idx, emb: emb, base: time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC)}
 }
 

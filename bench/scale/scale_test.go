@@ -2,14 +2,13 @@ package scale_test
 
 import (
 	"context"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/bench/scale"
-	"github.com/lore-memory/lore/graph/sqlite"
+	"github.com/lore-memory/lore/graph/sqlite/sqlitetest"
 	"github.com/lore-memory/lore/retrieve"
 	"github.com/lore-memory/lore/storetest"
 )
@@ -111,15 +110,7 @@ func TestMessages(t *testing.T) {
 // the generated questions from the asking user's memory only.
 func TestLoaderOnEmbedded(t *testing.T) {
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "lore.db"))
-	if err != nil {
-		t.Fatalf("sqlite.Open: %v", err)
-	}
-	idx := st.Index()
-	t.Cleanup(func() {
-		idx.Close()
-		st.Close()
-	})
+	st, idx := sqlitetest.Open(t)
 	spec := scale.Spec{Users: 2, FactsPerUser: 40, Seed: 1}
 	l := &scale.Loader{Store: st, Index: idx, Vector: storetest.HashVector, Tenant: scale.TenantFor(spec, "test"), Workers: 2}
 	for i := range spec.Users {

@@ -3,14 +3,13 @@ package weaviate
 import (
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/uuid"
 	"github.com/lore-memory/lore"
-	"github.com/lore-memory/lore/graph/sqlite"
+	"github.com/lore-memory/lore/graph/sqlite/sqlitetest"
 )
 
 // TestParityWithEmbeddedIndex indexes one corpus in the embedded index
@@ -23,15 +22,7 @@ import (
 func TestParityWithEmbeddedIndex(t *testing.T) {
 	idx := mustOpen(t)
 	ctx := testCtx(t)
-	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "lore.db"))
-	if err != nil {
-		t.Fatalf("sqlite.Open: %v", err)
-	}
-	embedded := store.Index()
-	t.Cleanup(func() {
-		embedded.Close()
-		store.Close()
-	})
+	_, embedded := sqlitetest.Open(t)
 	tenant := "wvtest-" + uuid.NewString()
 	dropTenantAfter(t, idx, tenant)
 	sc := lore.Scope{TenantID: tenant, UserID: "u"}

@@ -3,13 +3,12 @@ package weaviate
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/graph/neo4j"
-	"github.com/lore-memory/lore/graph/sqlite"
+	"github.com/lore-memory/lore/graph/sqlite/sqlitetest"
 	"github.com/lore-memory/lore/storetest"
 )
 
@@ -48,19 +47,7 @@ func openNeo4jWeaviate(tb testing.TB) (lore.Store, lore.Index) {
 // openEmbedded is the embedded combination: one SQLite file holds both.
 func openEmbedded(tb testing.TB) (lore.Store, lore.Index) {
 	tb.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(tb.TempDir(), "lore.db"))
-	if err != nil {
-		tb.Fatalf("sqlite.Open: %v", err)
-	}
-	idx := st.Index()
-	tb.Cleanup(func() {
-		if err := idx.Close(); err != nil {
-			tb.Errorf("sqlite Index.Close: %v", err)
-		}
-		if err := st.Close(); err != nil {
-			tb.Errorf("sqlite Close: %v", err)
-		}
-	})
+	st, idx := sqlitetest.Open(tb)
 	return st, idx
 }
 
