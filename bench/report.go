@@ -59,8 +59,8 @@ func row(w io.Writer, name string, s Scores, extra ...string) {
 
 // WriteMarkdown writes the ablation table and the per-group table.
 func (r *Report) WriteMarkdown(w io.Writer) {
-	fmt.Fprintf(w, "### %s: %d spaces, %d turns, %d questions scored; ingest %.1fs; embedder %s\n\n",
-		r.Dataset, r.Spaces, r.Turns, r.Overall.Questions, r.IngestSeconds, r.Embedder)
+	fmt.Fprintf(w, "### %s (split %s, seed %s): %d spaces, %d turns, %d questions scored; ingest %.1fs; embedder %s\n\n",
+		r.Dataset, r.Split, r.SplitSeed, r.Spaces, r.Turns, r.Overall.Questions, r.IngestSeconds, r.Embedder)
 	header(w, "pipeline", "p50 ms", "p95 ms")
 	names := make([]string, 0, len(r.Ablations))
 	for n := range r.Ablations {

@@ -41,8 +41,12 @@ type Runner struct {
 // Report is the JSON that `lore bench` writes; its shape is fixed, scripts
 // depend on it.
 type Report struct {
-	Dataset       string            `json:"dataset"`
-	Data          string            `json:"data,omitempty"`
+	Dataset string `json:"dataset"`
+	Data    string `json:"data,omitempty"`
+	// Split is the half scored (tune, validate or all) and SplitSeed the
+	// seed that drew the halves (bench/README.md, Validation protocol).
+	Split         Split             `json:"split"`
+	SplitSeed     string            `json:"split_seed"`
 	Spaces        int               `json:"spaces"`
 	Turns         int               `json:"turns"`
 	Overall       Scores            `json:"overall"`
@@ -105,9 +109,13 @@ func (r *Runner) Run(ctx context.Context, ds *Dataset) (*Report, error) {
 	}
 	rep := &Report{
 		Dataset: ds.Name, Spaces: len(spaces), Turns: totalTurns,
+		Split: SplitAll, SplitSeed: SplitSeed,
 		Ablations: map[string]AblationReport{},
 		Config:    r.Pipeline.Config,
 		Embedder:  "none",
+	}
+	if ds.Split != "" {
+		rep.Split = ds.Split
 	}
 	prog := newProgress(r.Progress, "ingest", totalTurns)
 	var ingestTime time.Duration

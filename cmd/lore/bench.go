@@ -16,12 +16,13 @@ import (
 	"github.com/lore-memory/lore/retrieve"
 )
 
-const benchUsage = `Usage: lore bench locomo|longmemeval --data FILE [--data-dir DIR] [--out FILE.json] [flags]
+const benchUsage = `Usage: lore bench locomo|longmemeval --data FILE [--split tune|validate|all] [--out FILE.json] [flags]
 
 Ingests the benchmark through Lore's own ingestion path and reports retrieval
 quality (recall, frac, NDCG at k, turn and session level) for the default
-pipeline and each ablation, and search latency. Run 'lore bench locomo -h'
-for every flag.
+pipeline and each ablation, and search latency. --split scores the tuning or
+the validation half (bench/README.md). Run 'lore bench locomo -h' for every
+flag.
 `
 
 // bench runs `lore bench locomo|longmemeval`.
@@ -37,7 +38,8 @@ func (m *Main) bench(ctx context.Context, args []string) error {
 	cfg.register(fs, e)
 	data := fs.String("data", "", "the benchmark file (LoCoMo JSON, LongMemEval JSON or JSONL, .gz allowed)")
 	out := fs.String("out", "", "write the JSON report to this file")
-	limit := fs.Int("limit", 0, "run only the first N conversations (LoCoMo) or questions (LongMemEval)")
+	split := fs.String("split", "all", "score the tuning half, the validation half or all of the dataset: tune, validate or all (bench/README.md, Validation protocol)")
+	limit := fs.Int("limit", 0, "run only the first N conversations (LoCoMo) or questions (LongMemEval) of the split")
 	turns := fs.String("turns", "user", "LongMemEval: index user turns only (the official protocol) or all turns")
 	ablate := fs.Bool("ablations", true, "also score the ablations (BM25 only, dense only, hybrid, +graph, +entities)")
 	reuse := fs.Bool("reuse", false, "keep spaces an earlier run into the same --data-dir fully ingested (only the questions are asked again)")
@@ -49,6 +51,10 @@ func (m *Main) bench(ctx context.Context, args []string) error {
 	}
 	if *data == "" {
 		return lore.Errorf(lore.EINVALID, "--data is required")
+	}
+	half, err := bench.ParseSplit(*split)
+	if err != nil {
+		return lore.Errorf(lore.EINVALID, "--%v", err)
 	}
 	if *turns != "user" && *turns != "all" {
 		return lore.Errorf(lore.EINVALID, "--turns must be user or all, got %q", *turns)
@@ -71,7 +77,6 @@ func (m *Main) bench(ctx context.Context, args []string) error {
 	}
 
 	var ds *bench.Dataset
-	var err error
 	if which == "locomo" {
 		ds, err = bench.LoadLoCoMo(*data)
 	} else {
@@ -80,6 +85,7 @@ func (m *Main) bench(ctx context.Context, args []string) error {
 	if err != nil {
 		return lore.Errorf(lore.EINVALID, "read %s: %v", *data, err)
 	}
+	ds = ds.Half(half)
 
 	b, err := m.openData(ctx, cfg)
 	if err != nil {
