@@ -105,4 +105,17 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\nSearch latency (default pipeline): p50 %.1f ms, p95 %.1f ms, p99 %.1f ms\n",
 		r.LatencyMS.P50, r.LatencyMS.P95, r.LatencyMS.P99)
+	r.Failures.writeMarkdown(w)
+}
+
+// writeMarkdown says how many records ingestion refused, with the first
+// errors; nothing when none was.
+func (f Failures) writeMarkdown(w io.Writer) {
+	if f.Records == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%d records failed to ingest and were skipped; first errors:\n\n", f.Records)
+	for _, e := range f.Errors {
+		fmt.Fprintf(w, "- %s\n", e)
+	}
 }
