@@ -34,12 +34,12 @@ func (f *Failures) add(n int, what string, err error) {
 // a batch that fails otherwise is lost whole. Either way the loss is counted
 // in fail under what, and the rest goes on. Only a done context stops it.
 func addMessages(ctx context.Context, svc *ingest.Service, scope lore.Scope, msgs []ingest.Message, what string, fail *Failures) error {
-	max := svc.Config.MaxMessages
-	if max <= 0 {
-		max = ingest.DefaultConfig().MaxMessages
+	perAdd := svc.Config.MaxMessages
+	if perAdd <= 0 {
+		perAdd = ingest.DefaultConfig().MaxMessages
 	}
 	for len(msgs) > 0 {
-		n := min(len(msgs), max)
+		n := min(len(msgs), perAdd)
 		batch := msgs[:n]
 		msgs = msgs[n:]
 		_, err := svc.Add(ctx, ingest.AddRequest{Scope: scope, Messages: batch, Infer: true, Sync: true})
