@@ -360,6 +360,40 @@ func runFacts(s suite, st lore.Store) {
 		}
 	})
 
+	s.run("MergeFact/ClosedFactNeverMergesIntoCurrent", func(t *testing.T) {
+		ctx := ctxFor(t)
+		sc := userScope()
+		cleanupStore(t, st, sc)
+		alice := mergeEntity(t, st, sc, "Alice", 0)
+		acme := mergeEntity(t, st, sc, "Acme", 0)
+		current := mergeFact(t, st, sc, alice, "works_at", acme, "", 0, "ep-1")
+		// An ending stated as a closed fact is history of its own: merging
+		// it into the current twin would lose the ending.
+		ended, ev, err := st.MergeFact(ctx, &lore.Fact{Scope: sc, SubjectID: alice.ID, Subject: "Alice", Predicate: "works_at",
+			ObjectID: acme.ID, Object: "Acme", Text: "Alice left Acme", InvalidAt: ptr(at(3)), FirstSeen: at(3), LastSeen: at(3),
+			SourceEpisodeIDs: []string{"ep-2"}}, "test")
+		must(t, "MergeFact closed", err)
+		if ev != lore.EventAdd || ended.ID == current.ID {
+			t.Fatalf("closed merge: event=%s id=%q, want ADD of a new fact (current %q)", ev, ended.ID, current.ID)
+		}
+		if ended.InvalidAt == nil || !ended.InvalidAt.Equal(at(3)) {
+			t.Errorf("closed fact invalid_at=%v, want %v", ended.InvalidAt, at(3))
+		}
+		got, err := st.FindFacts(ctx, lore.FactFilter{Scope: sc})
+		must(t, "FindFacts", err)
+		if len(got) != 1 || got[0].ID != current.ID || got[0].Count != 1 || got[0].InvalidAt != nil {
+			t.Fatalf("current facts=%v, want only %q, unchanged with count 1", factIDs(got), current.ID)
+		}
+		// A closed fact never absorbs later statements either.
+		again := mergeFact(t, st, sc, alice, "works_at", acme, "", 5, "ep-3")
+		if again.ID != current.ID || again.Count != 2 {
+			t.Errorf("restatement id=%q count=%d, want a merge into %q with count 2", again.ID, again.Count, current.ID)
+		}
+		all, err := st.FindFacts(ctx, lore.FactFilter{Scope: sc, IncludeInvalidated: true})
+		must(t, "FindFacts IncludeInvalidated", err)
+		sameSet(t, "all facts", factIDs(all), []string{current.ID, ended.ID})
+	})
+
 	s.run("MergeFact/Invalid", func(t *testing.T) {
 		ctx := ctxFor(t)
 		sc := userScope()

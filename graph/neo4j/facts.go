@@ -25,7 +25,8 @@ func dedupKey(ns lore.Scope, subjectID, predicate, objectKey string) string {
 }
 
 // MergeFact adds f, or merges it into the current fact with the same
-// namespace, subject, predicate and object, and records ADD or MERGE.
+// namespace, subject, predicate and object, and records ADD or MERGE. A fact
+// given already closed is always added.
 func (s *Store) MergeFact(ctx context.Context, f *lore.Fact, actor string) (*lore.Fact, lore.EventKind, error) {
 	if err := f.Scope.Validate(); err != nil {
 		return nil, "", err
@@ -47,6 +48,7 @@ func (s *Store) MergeFact(ctx context.Context, f *lore.Fact, actor string) (*lor
 	}
 	ns := f.Scope.Namespace()
 	now := s.now().UTC()
+	closed := !f.Current(now)
 	first, last := orNow(f.FirstSeen, now), orNow(f.LastSeen, now)
 	if last.Before(first) {
 		last = first
@@ -110,8 +112,15 @@ func (s *Store) MergeFact(ctx context.Context, f *lore.Fact, actor string) (*lor
 				"created_at": now, "updated_at": now, "first_seen": first, "last_seen": last,
 				"source_episode_ids": sources, "extractor": f.Extractor, "metadata": md,
 			}
+			dedup := dedupKey(ns, f.SubjectID, pred, key)
+			if closed {
+				// A fact given already closed is history: a key of its
+				// own makes MERGE create it rather than merge it into
+				// a current twin, and MergeFact.cypher then drops it.
+				dedup = "closed:" + id
+			}
 			recs, err = r.run("MergeFact", shape{}, map[string]any{
-				"dedup_key": dedupKey(ns, f.SubjectID, pred, key),
+				"dedup_key": dedup,
 				"fact":      fact,
 				"count":     int64(max(f.Count, 1)),
 				"history":   historyRow(id, f.Scope, lore.EventAdd, actor, "", now),

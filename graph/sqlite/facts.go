@@ -31,7 +31,8 @@ const duplicateSQL = `SELECT id, text FROM facts
 
 // MergeFact adds f, or merges it into the current fact of the namespace
 // with the same subject, predicate and object key, and records ADD or MERGE
-// history in the same transaction.
+// history in the same transaction. A fact given already closed is always
+// added.
 func (s *Store) MergeFact(ctx context.Context, f *lore.Fact, actor string) (*lore.Fact, lore.EventKind, error) {
 	if err := f.Scope.Validate(); err != nil {
 		return nil, "", err
@@ -73,7 +74,12 @@ func (s *Store) MergeFact(ctx context.Context, f *lore.Fact, actor string) (*lor
 			}
 		}
 		var id, text string
-		err := tx.QueryRowContext(ctx, duplicateSQL, f.SubjectID, pred, key, ns.TenantID, ns.UserID, ns.AgentID, micros(now), micros(now)).Scan(&id, &text)
+		err := sql.ErrNoRows
+		if f.Current(now) {
+			// A fact given already closed is history: it never merges
+			// into a current twin, which would lose its ending.
+			err = tx.QueryRowContext(ctx, duplicateSQL, f.SubjectID, pred, key, ns.TenantID, ns.UserID, ns.AgentID, micros(now), micros(now)).Scan(&id, &text)
+		}
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			id, event = newID(), lore.EventAdd
