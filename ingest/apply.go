@@ -409,7 +409,7 @@ func (r *batchRun) merge(ctx context.Context, f *lore.Fact, supersede bool) erro
 		}
 		others = append(others, e)
 	}
-	if supersede && lore.SingleValued(f.Predicate) {
+	if supersede && r.single.Has(f.Predicate) {
 		for _, o := range others {
 			if o.ValidAt != nil && f.ValidAt != nil && f.ValidAt.Before(*o.ValidAt) {
 				// f was true before o: it arrived late, and o ended it.

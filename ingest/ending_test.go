@@ -188,3 +188,30 @@ func TestEndingBeforeALaterSpellKeepsIt(t *testing.T) {
 		}
 	}
 }
+
+func TestSingleValuedTableAndOperatorPredicates(t *testing.T) {
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name        string
+		extra       []string
+		pred        string
+		wantCurrent []string
+	}{
+		{"table: diet", nil, "diet", []string{"vegan"}},
+		{"table: favorite_ prefix", nil, "favorite_band", []string{"vegan"}},
+		{"not in the table", nil, "shoe_size", []string{"vegan", "vegetarian"}},
+		{"operator's predicate", []string{"shoe_size"}, "shoe_size", []string{"vegan"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, st, _ := newTestService(t, oneFact(tt.pred, "vegetarian", "Alice's "+tt.pred+" is vegetarian", lore.Resolution{Kind: "new"}, nil))
+			s.Config.SingleValuedPredicates = tt.extra
+			addSync(t, s, "first", t0)
+			s.Extractor = oneFact(tt.pred, "vegan", "Alice's "+tt.pred+" is vegan", lore.Resolution{Kind: "new"}, nil)
+			addSync(t, s, "second", t0.Add(time.Hour))
+			if got := currentObjects(t, st); !slices.Equal(got, tt.wantCurrent) {
+				t.Fatalf("current objects=%q, want %q", got, tt.wantCurrent)
+			}
+		})
+	}
+}

@@ -50,6 +50,7 @@ type batchRun struct {
 	actor    string
 	name     string // the extractor's name and version
 	now      time.Time
+	single   lore.PredicateSet // single-valued predicates
 
 	user     *lore.Entity
 	resolved map[string]*lore.Entity // normalized name or alias → stored entity
@@ -64,7 +65,7 @@ func (s *Service) extractBatch(ctx context.Context, scope lore.Scope, eps []*lor
 		return nil, nil
 	}
 	r := &batchRun{
-		s: s, scope: scope, ns: scope.Namespace(), eps: map[string]*lore.Episode{}, order: eps, now: s.now(),
+		s: s, scope: scope, ns: scope.Namespace(), eps: map[string]*lore.Episode{}, order: eps, now: s.now(), single: s.singleValued(),
 		resolved: map[string]*lore.Entity{}, stored: map[string]*lore.Fact{}, byEp: map[string][]*lore.Fact{},
 	}
 	for _, ep := range eps {

@@ -54,6 +54,11 @@ type Config struct {
 	// which an extracted entity is taken to be an existing one of the same
 	// type.
 	EntitySimilarity float64
+	// SingleValuedPredicates are added to lore's table of single-valued
+	// predicates (single_valued.txt): for these a subject holds one
+	// current object, and a new one closes the old. Entries are
+	// predicates, or "word_*" for every predicate starting with "word_".
+	SingleValuedPredicates []string
 }
 
 // DefaultConfig returns the defaults: four workers, two jobs per tenant at a
@@ -179,6 +184,25 @@ func validRole(role string) bool {
 }
 
 func (s *Service) cfg() Config { return s.Config.withDefaults() }
+
+// singleValued returns the single-valued predicates: lore's table and
+// Config.SingleValuedPredicates. Entries are checked at start (Validate);
+// should a bad one get here, the table alone is used and it is logged.
+func (s *Service) singleValued() lore.PredicateSet {
+	set, err := lore.SingleValuedPredicates(s.Config.SingleValuedPredicates...)
+	if err != nil {
+		s.logger().Warn("ingest: bad single-valued predicate ignored", "err", err)
+		set, _ = lore.SingleValuedPredicates()
+	}
+	return set
+}
+
+// Validate reports a configuration that cannot work, such as a
+// single-valued predicate that is not a predicate, with EINVALID.
+func (c Config) Validate() error {
+	_, err := lore.SingleValuedPredicates(c.SingleValuedPredicates...)
+	return err
+}
 
 func (s *Service) logger() *slog.Logger {
 	if s.Logger != nil {
