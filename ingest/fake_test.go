@@ -245,6 +245,9 @@ func (m *memStore) FindFacts(_ context.Context, f lore.FactFilter) ([]*lore.Fact
 }
 
 func (m *memStore) UpdateFact(_ context.Context, scope lore.Scope, id string, u lore.FactUpdate) (*lore.Fact, error) {
+	if u.Triple != nil {
+		return nil, unsupported("UpdateFact of a triple")
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, x := range m.facts {
