@@ -41,7 +41,7 @@ func (r *batchRun) userEntity(ctx context.Context) (*lore.Entity, error) {
 	if r.user != nil {
 		return r.user, nil
 	}
-	first, last := timeRange(r.order)
+	first, last := r.seen()
 	u, err := r.s.Store.MergeEntity(ctx, &lore.Entity{
 		Scope: r.ns, Name: userName(r.scope), Type: lore.UserEntityType, Aliases: userAliases(),
 		Mentions: 1, FirstSeen: first, LastSeen: last,
@@ -97,7 +97,7 @@ func (r *batchRun) resolveEntities(ctx context.Context, ents []lore.ExtractedEnt
 	if err != nil {
 		return err
 	}
-	first, last := timeRange(r.order)
+	first, last := r.seen()
 	for i, xe := range ents {
 		norm := lore.NormalizeName(xe.Name)
 		if norm == "" {
@@ -243,7 +243,7 @@ func (r *batchRun) entity(ctx context.Context, name, typ string) (*lore.Entity, 
 	if e := r.resolved[lore.NormalizeName(name)]; e != nil {
 		return e, nil
 	}
-	first, last := timeRange(r.order)
+	first, last := r.seen()
 	e, err := r.s.Store.MergeEntity(ctx, &lore.Entity{Scope: r.ns, Name: name, Type: entityType(typ), Mentions: 1, FirstSeen: first, LastSeen: last})
 	if err != nil {
 		return nil, fmt.Errorf("ingest: merge entity %q: %w", name, err)
@@ -400,7 +400,9 @@ func (r *batchRun) merge(ctx context.Context, f *lore.Fact, supersede bool) erro
 	var others []*lore.Fact
 	for _, e := range existing {
 		if e.ObjectKey() == key {
-			if containsAll(e.SourceEpisodeIDs, f.SourceEpisodeIDs) {
+			// A fact written through the API has no sources; each
+			// statement of it counts.
+			if len(f.SourceEpisodeIDs) > 0 && containsAll(e.SourceEpisodeIDs, f.SourceEpisodeIDs) {
 				r.record(e, f.SourceEpisodeIDs)
 				r.events = append(r.events, lore.MemoryEvent{ID: e.ID, Memory: e.Text, Event: lore.EventNone, Type: lore.KindFact})
 				return nil

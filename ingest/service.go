@@ -130,6 +130,9 @@ type Service struct {
 	Config    Config         // zero fields take DefaultConfig's values
 	Logger    *slog.Logger   // nil: slog.Default()
 	Now       func() time.Time
+	// Rederiver re-derives a fact's triple from a text edited through
+	// ChangeFact; nil means the rules extractor.
+	Rederiver lore.Extractor
 
 	// wake tells idle workers that Add enqueued a job, so they need not wait
 	// for the next poll.
