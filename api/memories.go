@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -462,6 +463,14 @@ func (s *Server) updateMemory(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
+	// The new content may be split into passages otherwise than the old:
+	// every document the episode may have goes before it is indexed anew.
+	stale := append(ingest.EpisodeDocIDs(ep), ingest.EpisodeDocIDs(updated)...)
+	slices.Sort(stale)
+	if err := s.Index.Delete(ctx, scope, slices.Compact(stale)); err != nil {
+		s.writeError(c, fmt.Errorf("api: unindex episode %s: %w", updated.ID, err))
+		return
+	}
 	if err := s.Ingest.IndexEpisodes(ctx, []*lore.Episode{updated}); err != nil {
 		s.writeError(c, fmt.Errorf("api: reindex episode %s: %w", updated.ID, err))
 		return
@@ -483,16 +492,18 @@ func (s *Server) deleteMemory(c *gin.Context) {
 		return
 	}
 	ctx := c.Request.Context()
-	f, _, err := s.findMemory(ctx, scope, c.Param("id"))
+	f, ep, err := s.findMemory(ctx, scope, c.Param("id"))
 	if err != nil {
 		s.writeError(c, err)
 		return
 	}
 	id, kind := c.Param("id"), lore.KindEpisode
+	docs := []string{id}
 	if f != nil {
 		kind = lore.KindFact
 		err = s.Store.DeleteFact(ctx, scope, id, apiActor)
 	} else {
+		docs = ingest.EpisodeDocIDs(ep)
 		err = s.Store.DeleteEpisode(ctx, scope, id, apiActor)
 	}
 	if err != nil {
@@ -501,7 +512,7 @@ func (s *Server) deleteMemory(c *gin.Context) {
 	}
 	// The store is the record of truth: search hydrates from it and drops
 	// ids it no longer holds, so a failure here leaves no visible memory.
-	if err := s.Index.Delete(ctx, scope, []string{id}); err != nil {
+	if err := s.Index.Delete(ctx, scope, docs); err != nil {
 		s.writeError(c, fmt.Errorf("api: unindex %s: %w", id, err))
 		return
 	}

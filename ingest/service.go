@@ -42,7 +42,9 @@ type Config struct {
 	EmbedBatchSize int
 	// MaxMessages bounds the messages of one Add.
 	MaxMessages int
-	// MaxContentBytes bounds one message's content.
+	// MaxContentBytes bounds one message's content. The default, 2 MiB, is
+	// the API's default body limit: a long message is stored whole and
+	// indexed in passages (lore.Passages).
 	MaxContentBytes int
 	// MaxCandidateEntities and MaxCandidateFacts bound the existing records
 	// given to the extractor to resolve against.
@@ -75,7 +77,7 @@ func DefaultConfig() Config {
 		BatchSize:            20,
 		EmbedBatchSize:       64,
 		MaxMessages:          500,
-		MaxContentBytes:      64 << 10,
+		MaxContentBytes:      2 << 20,
 		MaxCandidateEntities: 50,
 		MaxCandidateFacts:    50,
 		MaxNGram:             4,
