@@ -108,6 +108,21 @@ func ParsePredicateList(list string) []string {
 // (someone lives in one city at a time, but likes many things). Ingestion
 // uses SingleValuedPredicates, which adds the operator's own.
 func SingleValued(predicate string) bool {
-	s, err := SingleValuedPredicates()
-	return err == nil && s.Has(predicate)
+	// A scan of the table, not a set built per call: callers may ask
+	// once per candidate of a search.
+	for line := range strings.Lines(singleValuedTable) {
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		entry := strings.TrimSpace(line)
+		if base, prefix := strings.CutSuffix(entry, "*"); prefix {
+			base = strings.TrimSuffix(base, "_") + "_"
+			if len(predicate) > len(base) && strings.HasPrefix(predicate, base) {
+				return true
+			}
+		} else if entry != "" && entry == predicate {
+			return true
+		}
+	}
+	return false
 }

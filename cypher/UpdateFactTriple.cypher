@@ -16,9 +16,10 @@ OPTIONAL MATCH (old_s:Entity)-[so:SUBJECT_OF]->(f)
 OPTIONAL MATCH (f)-[oo:OBJECT]->(old_o:Entity)
 OPTIONAL MATCH (:User {tenant_id: f.tenant_id, user_id: f.user_id})-[old_r:RELATES {kind: f.predicate}]->(old_o)
 WHERE old_s.type = 'user'
-SET old_r.count = old_r.count - f.count
+FOREACH (x IN CASE WHEN old_r IS NULL THEN [] ELSE [old_r] END | SET x.count = x.count - f.count)
 FOREACH (x IN CASE WHEN old_r IS NOT NULL AND old_r.count <= 0 THEN [old_r] ELSE [] END | DELETE x)
-DELETE so, oo
+FOREACH (x IN CASE WHEN so IS NULL THEN [] ELSE [so] END | DELETE x)
+FOREACH (x IN CASE WHEN oo IS NULL THEN [] ELSE [oo] END | DELETE x)
 WITH DISTINCT f, before
 MATCH (s:Entity {id: $subject_id}) USING INDEX s:Entity(id)
 OPTIONAL MATCH (o:Entity {id: $object_id}) USING INDEX o:Entity(id)

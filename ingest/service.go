@@ -191,7 +191,7 @@ func validRole(role string) bool {
 func (s *Service) cfg() Config { return s.Config.withDefaults() }
 
 // singleValued returns the single-valued predicates: lore's table and
-// Config.SingleValuedPredicates. Entries are checked at start (Validate);
+// Config.SingleValuedPredicates. cmd/lore checks the entries at start;
 // should a bad one get here, the table alone is used and it is logged.
 func (s *Service) singleValued() lore.PredicateSet {
 	set, err := lore.SingleValuedPredicates(s.Config.SingleValuedPredicates...)
@@ -200,13 +200,6 @@ func (s *Service) singleValued() lore.PredicateSet {
 		set, _ = lore.SingleValuedPredicates()
 	}
 	return set
-}
-
-// Validate reports a configuration that cannot work, such as a
-// single-valued predicate that is not a predicate, with EINVALID.
-func (c Config) Validate() error {
-	_, err := lore.SingleValuedPredicates(c.SingleValuedPredicates...)
-	return err
 }
 
 func (s *Service) logger() *slog.Logger {
