@@ -88,6 +88,7 @@ func (s *Server) engine() *gin.Engine {
 
 	v1 := r.Group("/v1")
 	v1.POST("/memories", s.addMemories)
+	v1.POST("/facts", s.addFact)
 	v1.POST("/memories/search", s.searchMemories)
 	v1.GET("/memories", s.listMemories)
 	v1.DELETE("/memories", s.eraseMemories)

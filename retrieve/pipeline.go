@@ -47,6 +47,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	passages := foldPassages(c) // long episodes' passage hits → the episode (passages.go)
 	if err := p.hydrate(ctx, req.Scope, c); err != nil {
 		return nil, err
 	}
@@ -93,6 +94,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	}
 	resp := &Response{Results: make([]Result, 0, len(ordered)), Entities: c.entities}
 	for _, r := range ordered {
+		pointIntoEpisode(&r, passages)
 		if req.Explain {
 			r.ScoreDetails = explain(c.signals, f, r.ID)
 		}

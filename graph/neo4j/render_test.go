@@ -71,7 +71,7 @@ func TestScopedStatementsFilterScope(t *testing.T) {
 		"FindEpisodes", "UpdateEpisode", "DeleteEpisode", "FindEntities", "FindFacts", "UpdateFact",
 		"DeleteFact", "NeighborhoodOneHop", "NeighborhoodTwoHops", "History",
 		"DeleteScopeEpisodes", "DeleteScopeEntities", "DeleteScopeFacts", "DeleteScopeJobs", "DeleteScopeHistory",
-		"Speakers", "DeleteScopeSpeakers",
+		"Speakers", "DeleteScopeSpeakers", "FactTwin", "UpdateFactTriple",
 	} {
 		q, err := s.render(name, sh)
 		if err != nil {
