@@ -192,7 +192,9 @@ func (a *Auth) refuse(w http.ResponseWriter, r *http.Request, err error) {
 		w.Header().Set("Retry-After", strconv.Itoa(int(re.wait.Seconds()+0.999)))
 	}
 	if code := lore.ErrorCode(err); code == lore.EUNAUTHORIZED || code == lore.EFORBIDDEN {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="lore"`)
+		if code == lore.EUNAUTHORIZED {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="lore"`)
+		}
 		a.logger().WarnContext(r.Context(), "request refused", slog.String("method", r.Method),
 			slog.String("path", r.URL.Path), slog.String("remote", clientHost(r)), slog.String("reason", lore.ErrorMessage(err)))
 	}

@@ -3,6 +3,7 @@ package api
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/lore-memory/lore"
 )
@@ -35,4 +36,21 @@ func TestCheckBodyUTF8(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzCheckBodyUTF8: any body is either valid UTF-8 (nil) or refused with
+// EINVALID, and locating the field never panics.
+func FuzzCheckBodyUTF8(f *testing.F) {
+	for _, s := range []string{`{"a":"b"}`, "{\"a\":[\"\xff\"]}", "{\"\xfe\":1}", `[1,{"x":[[]]}]`, "\xff", `{"a":`, "{\"a\":{\"b\":\"\xc3\"}}"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		err := checkBodyUTF8(body)
+		if utf8.Valid(body) != (err == nil) {
+			t.Fatalf("checkBodyUTF8(%q)=%v, want an error exactly for invalid UTF-8", body, err)
+		}
+		if err != nil && lore.ErrorCode(err) != lore.EINVALID {
+			t.Fatalf("code=%q, want invalid", lore.ErrorCode(err))
+		}
+	})
 }
