@@ -188,6 +188,9 @@ func (s *Server) searchMemories(c *gin.Context) {
 		return
 	}
 	rreq, err := req.toRetrieve(scope)
+	if err == nil {
+		err = checkQuery(req.Query)
+	}
 	if err != nil {
 		s.writeError(c, err)
 		return
@@ -259,6 +262,9 @@ func (s *Server) listMemories(c *gin.Context) {
 		return
 	}
 	size, err := queryInt(c, "page_size", defaultPageSize, 1, maxPageSize)
+	if err == nil {
+		err = checkPage(page, size)
+	}
 	if err != nil {
 		s.writeError(c, err)
 		return
@@ -430,6 +436,9 @@ func (s *Server) updateMemory(c *gin.Context) {
 		return
 	}
 	text, err := req.newText()
+	if err == nil {
+		err = s.checkContent("text", text)
+	}
 	if err != nil {
 		s.writeError(c, err)
 		return
