@@ -1,0 +1,353 @@
+package retrieve
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/lore-memory/lore"
+)
+
+// SignalRelation is the score of a fact about an entity the query names by
+// its role ("my sister") or name, and of the turns that said it.
+const SignalRelation = "relation"
+
+// maxRoleEntities bounds the entities one role step may lead to ("my
+// friends" may name many).
+const maxRoleEntities = 4
+
+// resolved is what the relation stage found: the entities a query's role
+// chains and names lead to, the relation facts that led there (hop by hop),
+// and the words of the query that named them.
+type resolved struct {
+	entities []*lore.Entity
+	edges    []*lore.Fact // the relation facts walked, e.g. (user, has_sister, Emma)
+	used     map[string]bool
+	// self is the user's entity when a first-person query asks about the
+	// user directly ("where do I work?"); only its facts that have a topic
+	// word of the query count, as the user touches nearly every fact.
+	self *lore.Entity
+}
+
+// relate resolves the query's role chains through the graph: the owner (the
+// user for "my", a named person for "Caroline's", the one person the query
+// names for "her"), then for each role the objects of the owner's current
+// relation facts with a predicate for that role. Of the up to maxRoleWords
+// words read as a role, the longest prefix that leads somewhere is taken,
+// so "my sister live" resolves "sister". linked are the entities the
+// query's names linked to.
+func (p *Pipeline) relate(ctx context.Context, req Request, a analysis, linked []*lore.Entity, at asOf) (resolved, error) {
+	out := resolved{used: map[string]bool{}}
+	chains := roleChains(req.Query)
+	wantSelf := p.Config.RelationSelf && a.FirstPerson
+	if len(chains) == 0 && !wantSelf {
+		return out, nil
+	}
+	ns := req.Scope.Namespace()
+	var user *lore.Entity
+	var names []string
+	needUser := wantSelf
+	for _, c := range chains {
+		switch c.Owner {
+		case ownerName:
+			names = append(names, lore.NormalizeName(c.OwnerName))
+			if i := strings.IndexByte(c.OwnerName, ' '); i > 0 {
+				names = append(names, lore.NormalizeName(c.OwnerName[i+1:]))
+			}
+		default:
+			needUser = true
+		}
+	}
+	if needUser {
+		names = append(names, lore.NormalizeName(lore.UserEntityType))
+	}
+	found, err := p.Graph.FindEntities(ctx, lore.EntityFilter{Scope: ns, Names: names, Limit: 4 * len(names)})
+	if err != nil {
+		return out, fmt.Errorf("retrieve: relation owners: %w", err)
+	}
+	for _, e := range found {
+		if e.Type == lore.UserEntityType && user == nil {
+			user = e
+		}
+	}
+	if wantSelf {
+		out.self = user
+	}
+	// "her sister" in a query naming one person is that person's sister.
+	var named *lore.Entity
+	for _, e := range linked {
+		if e.Type == "person" {
+			if named != nil {
+				named = nil
+				break
+			}
+			named = e
+		}
+	}
+	seen := map[string]bool{}
+	for _, c := range chains {
+		var owners []*lore.Entity
+		switch c.Owner {
+		case ownerUser:
+			if user != nil {
+				owners = append(owners, user)
+			}
+		case ownerPronoun:
+			if named != nil {
+				owners = append(owners, named)
+			} else if user != nil {
+				owners = append(owners, user)
+			}
+		case ownerName:
+			for _, e := range found {
+				if e.Type != lore.UserEntityType && namesEntity(e, c.OwnerName) {
+					owners = append(owners, e)
+					break
+				}
+			}
+			if len(owners) > 0 {
+				for _, w := range strings.Fields(c.OwnerName) {
+					out.used[w] = true
+				}
+			}
+		}
+		for _, role := range c.Roles {
+			if len(owners) == 0 {
+				break
+			}
+			next, edges, n, err := p.step(ctx, req.Scope, owners, role, at)
+			if err != nil {
+				return out, err
+			}
+			for _, w := range role[:n] {
+				out.used[w] = true
+			}
+			out.edges = append(out.edges, edges...)
+			owners = next
+		}
+		if len(owners) == 0 || len(c.Roles) == 0 {
+			continue
+		}
+		for _, e := range owners {
+			if !seen[e.ID] {
+				seen[e.ID] = true
+				out.entities = append(out.entities, e)
+			}
+		}
+	}
+	return out, nil
+}
+
+// namesEntity reports whether name (normalised) is the entity's name, an
+// alias or its name's first word.
+func namesEntity(e *lore.Entity, name string) bool {
+	n := lore.NormalizeName(name)
+	if e.NormalizedName == n || slices.Contains(e.Aliases, n) {
+		return true
+	}
+	first, _, _ := strings.Cut(e.NormalizedName, " ")
+	return first == n
+}
+
+// step follows one role from owners: the longest prefix of role whose
+// predicates lead to entities through facts valid at asOf. It returns the
+// entities reached, the facts that reached them and the prefix length used
+// (0: none led anywhere).
+func (p *Pipeline) step(ctx context.Context, scope lore.Scope, owners []*lore.Entity, role []string, at asOf) ([]*lore.Entity, []*lore.Fact, int, error) {
+	for n := len(role); n >= 1; n-- {
+		var edges []*lore.Fact
+		var ids []string
+		for _, o := range owners {
+			for _, pred := range rolePredicates(role[:n]) {
+				fs, err := p.Graph.FindFacts(ctx, lore.FactFilter{Scope: scope, SubjectID: o.ID, Predicate: pred, IncludeInvalidated: true, Limit: 2 * maxRoleEntities})
+				if err != nil {
+					return nil, nil, 0, fmt.Errorf("retrieve: relation %s: %w", pred, err)
+				}
+				for _, f := range fs {
+					if f.ObjectID == "" || !at.valid(f) || slices.Contains(ids, f.ObjectID) {
+						continue
+					}
+					edges = append(edges, f)
+					ids = append(ids, f.ObjectID)
+				}
+			}
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		ids = ids[:min(len(ids), maxRoleEntities)]
+		ents, err := p.Graph.FindEntities(ctx, lore.EntityFilter{Scope: scope.Namespace(), IDs: ids})
+		if err != nil {
+			return nil, nil, 0, fmt.Errorf("retrieve: relation entities: %w", err)
+		}
+		return ents, edges, n, nil
+	}
+	return nil, nil, 0, nil
+}
+
+// relationFacts loads the current facts of the resolved entities, as
+// subject or object, at most limit of each.
+func (p *Pipeline) relationFacts(ctx context.Context, scope lore.Scope, ents []*lore.Entity, limit int) ([]*lore.Fact, error) {
+	var out []*lore.Fact
+	seen := map[string]bool{}
+	for _, e := range ents {
+		fs, err := p.Graph.FindFacts(ctx, lore.FactFilter{Scope: scope, EntityID: e.ID, IncludeInvalidated: true, Limit: limit})
+		if err != nil {
+			return nil, fmt.Errorf("retrieve: facts of %s: %w", e.Name, err)
+		}
+		for _, f := range fs {
+			if !seen[f.ID] {
+				seen[f.ID] = true
+				out = append(out, f)
+			}
+		}
+	}
+	return out, nil
+}
+
+// relationScores scores the facts about resolved entities on an absolute
+// 0..1 scale: relationBase for being about an entity the query names, the
+// rest for how many of the query's topic words (its content words less the
+// role words and names) the fact's predicate, object or text has — with
+// the question word's hint ("where" matches lives_in). The relation facts
+// walked to reach them score as facts about them. A query with no topic
+// words ("who is my sister?") is answered by the relation fact, which
+// scores 1.
+func relationScores(facts, edges []*lore.Fact, topic []string, hints []string) map[string]float64 {
+	out := map[string]float64{}
+	isEdge := map[string]bool{}
+	for _, f := range edges {
+		isEdge[f.ID] = true
+	}
+	want := map[string]bool{}
+	for _, w := range topic {
+		want[stem(w)] = true
+	}
+	for _, f := range append(slices.Clone(edges), facts...) {
+		if _, done := out[f.ID]; done {
+			continue
+		}
+		var match float64
+		switch {
+		case len(want) == 0 && len(hints) == 0:
+			if isEdge[f.ID] {
+				match = 1
+			}
+		default:
+			have := stemSet(f.Text + " " + strings.ReplaceAll(f.Predicate, "_", " ") + " " + f.Object)
+			hit := 0
+			for w := range want {
+				if have[w] {
+					hit++
+				}
+			}
+			total := len(want)
+			if len(hints) > 0 {
+				total++
+				if slices.ContainsFunc(hints, func(h string) bool { return strings.Contains(f.Predicate, h) }) {
+					hit++
+				}
+			}
+			match = float64(hit) / float64(total)
+		}
+		out[f.ID] = relationBase + (1-relationBase)*match
+	}
+	return out
+}
+
+// relationBase is the relation score of a fact about a resolved entity
+// that has none of the query's topic words: enough to make it a candidate,
+// little beside one that answers.
+const relationBase = 0.3
+
+// questionHints are predicate fragments a question word asks for: "where"
+// asks for a place (lives_in, located_in, moved_to, based_in), "when" for a
+// date.
+func questionHints(ws []string) []string {
+	var out []string
+	for _, w := range ws {
+		switch w {
+		case "where":
+			out = append(out, "live", "located", "moved", "based", "city", "from")
+		case "when":
+			out = append(out, "date", "birthday", "born", "_on", "since")
+		case "do":
+			// "What does my sister's husband do?" asks for a job.
+			if slices.Contains(ws, "what") {
+				out = append(out, "works", "job", "occupation", "profession")
+			}
+		}
+	}
+	return out
+}
+
+// relationSignal builds the relation signal: the scores of the facts about
+// the resolved entities, and for each of their source turns half the best
+// score of its facts, as the graph walk gives them. Facts not valid at
+// asOf are left out.
+func relationSignal(r resolved, facts, self []*lore.Fact, a analysis, kinds []lore.DocKind, weight float64, at asOf) walkResult {
+	out := walkResult{
+		signal: signal{Name: SignalRelation, Weight: weight, Scores: map[string]float64{}, Absolute: true},
+		kind:   map[string]lore.DocKind{},
+	}
+	var topic []string
+	for _, w := range a.Terms {
+		if !r.used[w] {
+			topic = append(topic, w)
+		}
+	}
+	var valid []*lore.Fact
+	for _, f := range facts {
+		if at.valid(f) {
+			valid = append(valid, f)
+		}
+	}
+	hints := questionHints(a.Words)
+	scores := relationScores(valid, r.edges, topic, hints)
+	if len(topic) > 0 {
+		var mine []*lore.Fact
+		for _, f := range self {
+			if _, ok := scores[f.ID]; !ok && at.valid(f) {
+				mine = append(mine, f)
+			}
+		}
+		for id, v := range relationScores(mine, nil, topic, hints) {
+			if v > relationBase {
+				scores[id] = v
+				valid = append(valid, factByID(mine, id))
+			}
+		}
+	}
+	wantFacts := slices.Contains(kinds, lore.KindFact)
+	wantEpisodes := slices.Contains(kinds, lore.KindEpisode)
+	s := out.signal.Scores
+	for _, f := range append(slices.Clone(r.edges), valid...) {
+		if _, dup := out.kind[f.ID]; dup || scores[f.ID] == 0 {
+			continue
+		}
+		if wantFacts {
+			out.facts = append(out.facts, f)
+			out.kind[f.ID] = lore.KindFact
+			s[f.ID] = scores[f.ID]
+		}
+		if wantEpisodes {
+			for _, epID := range f.SourceEpisodeIDs {
+				if v := scores[f.ID] / 2; v > s[epID] {
+					s[epID] = v
+					out.kind[epID] = lore.KindEpisode
+				}
+			}
+		}
+	}
+	return out
+}
+
+func factByID(fs []*lore.Fact, id string) *lore.Fact {
+	for _, f := range fs {
+		if f.ID == id {
+			return f
+		}
+	}
+	return nil
+}

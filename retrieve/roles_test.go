@@ -1,0 +1,52 @@
+package retrieve
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+)
+
+func TestRoleChains(t *testing.T) {
+	for _, tc := range []struct {
+		name, query string
+		want        []roleChain
+	}{
+		{"my role", "Where does my sister live?", []roleChain{{Owner: ownerUser, Roles: [][]string{{"sister", "live"}}}}},
+		{"two hops", "What does my sister's husband do?", []roleChain{{Owner: ownerUser, Roles: [][]string{{"sister"}, {"husband"}}}}},
+		{"our multi-word role", "Who is our book club host?", []roleChain{{Owner: ownerUser, Roles: [][]string{{"book", "club", "host"}}}}},
+		{"named owner", "What is Caroline's dog called?", []roleChain{{Owner: ownerName, OwnerName: "caroline", Roles: [][]string{{"dog", "called"}}}}},
+		{"pronoun", "Where does her brother work?", []roleChain{{Owner: ownerPronoun, Roles: [][]string{{"brother", "work"}}}}},
+		{"curly apostrophe", "Where does my sister’s husband work?", []roleChain{{Owner: ownerUser, Roles: [][]string{{"sister"}, {"husband", "work"}}}}},
+		{"contraction is no possessive", "Where's the party?", nil},
+		{"no role", "What did I eat?", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := roleChains(tc.query); !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("roleChains(%q) = %+v, want %+v", tc.query, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestRolePredicates(t *testing.T) {
+	for _, tc := range []struct {
+		phrase []string
+		want   []string // must all be among the predicates
+	}{
+		{[]string{"sister"}, []string{"has_sister"}},
+		{[]string{"mom"}, []string{"has_mom", "has_mother"}},
+		{[]string{"sisters"}, []string{"has_sister"}},
+		{[]string{"parents"}, []string{"has_mother", "has_father", "has_dad"}},
+		{[]string{"husband"}, []string{"has_husband", "married_to", "has_spouse"}},
+		{[]string{"coworker"}, []string{"has_coworker", "has_colleague"}},
+		{[]string{"book", "club", "host"}, []string{"has_book_club_host"}},
+		{[]string{"yoga", "teachers"}, []string{"has_yoga_teacher"}},
+	} {
+		got := rolePredicates(tc.phrase)
+		for _, w := range tc.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("rolePredicates(%q) = %q, want %q among them", tc.phrase, got, w)
+			}
+		}
+	}
+}
