@@ -51,6 +51,15 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	if err := p.hydrate(ctx, req.Scope, c); err != nil {
 		return nil, err
 	}
+	if c.mentions != nil {
+		var dense map[string]float64
+		for _, s := range c.signals {
+			if s.Name == SignalDense {
+				dense = s.Scores
+			}
+		}
+		scoreMentions(c.mentions, c.episodes, c.kind, dense)
+	}
 	if cfg.Signals.Temporal && len(a.Spans) > 0 {
 		c.signals = append(c.signals, signal{Name: SignalTemporal, Weight: cfg.Weights.Temporal, Scores: temporalScores(c, a.Spans), Absolute: true})
 	}
@@ -144,6 +153,7 @@ type candidateSet struct {
 	facts    map[string]*lore.Fact
 	episodes map[string]*lore.Episode
 	entities []*lore.Entity // linked from the query, for the response
+	mentions *mentions      // the relation stage's, scored after hydration
 }
 
 func (c *candidateSet) add(s signal, hits []lore.IndexHit) {
@@ -289,7 +299,8 @@ func (p *Pipeline) candidates(ctx context.Context, req Request, kinds []lore.Doc
 		}
 		c.signals = append(c.signals, walked.signal)
 	}
-	if len(related.signal.Scores) > 0 {
+	if related.signal.Scores != nil {
+		c.mentions = related.mentions
 		for id, k := range related.kind {
 			c.kind[id] = k
 		}
@@ -320,7 +331,30 @@ func (p *Pipeline) relation(ctx context.Context, req Request, kinds []lore.DocKi
 			return walkResult{}, err
 		}
 	}
-	return relationSignal(r, facts, self, a, kinds, p.Config.Weights.Relation, at), nil
+	out := relationSignal(r, facts, self, a, kinds, p.Config.Weights.Relation, at)
+	if !slices.Contains(kinds, lore.KindEpisode) {
+		return out, nil
+	}
+	// The turns that name a resolved entity, scored after hydration
+	// (scoreMentions): the extractor may have missed the fact they state.
+	if out.mentions = newMentions(r, a, out.signal.Scores); out.mentions != nil {
+		var text []string
+		for _, n := range out.mentions.names {
+			text = append(text, n...)
+		}
+		text = append(text, out.mentions.topic...)
+		hits, err := p.Index.SearchText(ctx, lore.IndexQuery{Scope: req.Scope, Kinds: []lore.DocKind{lore.KindEpisode}, Since: req.Since,
+			Text: strings.Join(text, " "), Limit: max(p.Config.TextPool, req.TopK)})
+		if err != nil {
+			return walkResult{}, fmt.Errorf("retrieve: relation mentions: %w", err)
+		}
+		for _, h := range hits {
+			if _, ok := out.kind[h.ID]; !ok {
+				out.kind[h.ID] = lore.KindEpisode
+			}
+		}
+	}
+	return out, nil
 }
 
 // link finds the scope's entities that the query's n-grams name and, for a
@@ -364,6 +398,9 @@ type walkResult struct {
 	signal signal
 	facts  []*lore.Fact
 	kind   map[string]lore.DocKind
+	// mentions, for the relation stage, scores the candidate turns that
+	// name a resolved entity once they are loaded.
+	mentions *mentions
 }
 
 // walk scores the facts around the linked entities. When episodes are

@@ -112,6 +112,7 @@ func (p *Pipeline) relate(ctx context.Context, req Request, a analysis, linked [
 				}
 			}
 		}
+		stepped := 0
 		for _, role := range c.Roles {
 			if len(owners) == 0 {
 				break
@@ -120,13 +121,20 @@ func (p *Pipeline) relate(ctx context.Context, req Request, a analysis, linked [
 			if err != nil {
 				return out, err
 			}
+			if len(next) == 0 && stepped > 0 {
+				// "my daughter's teacher" with no has_teacher fact: the
+				// daughter is still known, and "teacher" stays a topic
+				// word for her facts and turns.
+				break
+			}
 			for _, w := range role[:n] {
 				out.used[w] = true
 			}
 			out.edges = append(out.edges, edges...)
 			owners = next
+			stepped++
 		}
-		if len(owners) == 0 || len(c.Roles) == 0 {
+		if len(owners) == 0 || stepped == 0 {
 			continue
 		}
 		for _, e := range owners {
@@ -350,4 +358,94 @@ func factByID(fs []*lore.Fact, id string) *lore.Fact {
 		}
 	}
 	return nil
+}
+
+// mentions is what the relation stage needs after hydration to score the
+// turns that name a resolved entity: the entities' names (lower-case word
+// lists), the query's topic words and the relation signal's scores.
+type mentions struct {
+	names  [][]string
+	topic  []string
+	scores map[string]float64
+}
+
+// newMentions collects the names of the resolved entities, and the topic
+// words of the query, for scoreMentions.
+func newMentions(r resolved, a analysis, scores map[string]float64) *mentions {
+	m := &mentions{scores: scores}
+	for _, e := range r.entities {
+		if e.Type == lore.UserEntityType {
+			continue
+		}
+		for _, n := range append([]string{e.Name}, e.Aliases...) {
+			if ws := words(n); len(ws) > 0 {
+				m.names = append(m.names, ws)
+			}
+		}
+	}
+	for _, w := range a.Terms {
+		if !r.used[w] {
+			m.topic = append(m.topic, w)
+		}
+	}
+	if len(m.names) == 0 {
+		return nil
+	}
+	return m
+}
+
+// scoreMentions gives each candidate turn that names a resolved entity a
+// relation score: mentionBase, and the rest for how well it meets the
+// query's topic — the share of topic words it has, or its dense score
+// (min-max over the query's candidates) when that is higher, as "started at
+// St. Luke's" answers "work" with no word in common. So "my wife Ana just
+// started at St. Luke's" answers "where does my wife work?" before any
+// works_at fact exists. A higher score the turn already had as a fact's
+// source is kept.
+func scoreMentions(m *mentions, episodes map[string]*lore.Episode, kind map[string]lore.DocKind, dense map[string]float64) {
+	if m == nil {
+		return
+	}
+	want := map[string]bool{}
+	for _, w := range m.topic {
+		want[stem(w)] = true
+	}
+	near := normalise(dense, false)
+	for id, ep := range episodes {
+		if kind[id] != lore.KindEpisode {
+			continue
+		}
+		ws := words(ep.Content)
+		if !slices.ContainsFunc(m.names, func(n []string) bool { return containsRun(ws, n) }) {
+			continue
+		}
+		match := near[id]
+		if len(want) > 0 {
+			have := stemSet(ep.Content)
+			hit := 0
+			for w := range want {
+				if have[w] {
+					hit++
+				}
+			}
+			match = max(match, float64(hit)/float64(len(want)))
+		}
+		if v := mentionBase + (1-mentionBase)*match; v > m.scores[id] {
+			m.scores[id] = v
+		}
+	}
+}
+
+// mentionBase is the relation score of a turn that names a resolved entity
+// but meets nothing else of the query.
+const mentionBase = 0.3
+
+// containsRun reports whether ws has run as consecutive words.
+func containsRun(ws, run []string) bool {
+	for i := 0; i+len(run) <= len(ws); i++ {
+		if slices.Equal(ws[i:i+len(run)], run) {
+			return true
+		}
+	}
+	return false
 }

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/lore-memory/lore"
 )
 
 func TestRoleChains(t *testing.T) {
@@ -48,5 +50,26 @@ func TestRolePredicates(t *testing.T) {
 				t.Errorf("rolePredicates(%q) = %q, want %q among them", tc.phrase, got, w)
 			}
 		}
+	}
+}
+
+func TestScoreMentions(t *testing.T) {
+	eps := map[string]*lore.Episode{
+		"job":   {ID: "job", Content: "Nomsa just started at the hospital in Umhlanga"},
+		"home":  {ID: "home", Content: "my sister Nomsa lives in Durban"},
+		"other": {ID: "other", Content: "We moved to Stellenbosch for work"},
+	}
+	kind := map[string]lore.DocKind{"job": lore.KindEpisode, "home": lore.KindEpisode, "other": lore.KindEpisode}
+	m := &mentions{names: [][]string{{"nomsa"}}, topic: []string{"work"}, scores: map[string]float64{"home": 0.9}}
+	// The dense signal finds the job turn closest to "where does my sister work?".
+	scoreMentions(m, eps, kind, map[string]float64{"job": 0.8, "home": 0.5, "other": 0.7})
+	if _, ok := m.scores["other"]; ok {
+		t.Errorf("a turn not naming Nomsa got %v", m.scores["other"])
+	}
+	if got := m.scores["job"]; got != 1 {
+		t.Errorf("job turn = %v, want 1 (the closest dense match)", got)
+	}
+	if got := m.scores["home"]; got != 0.9 {
+		t.Errorf("home turn = %v, want its higher score 0.9 kept", got)
 	}
 }
