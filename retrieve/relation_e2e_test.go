@@ -91,7 +91,44 @@ func TestSearchResolvesRoles(t *testing.T) {
 			if d := resp.Results[r-1].ScoreDetails; d[retrieve.SignalRelation] <= 0 {
 				t.Errorf("score details %v, want a relation score", d)
 			}
+			for i := 1; i < len(resp.Results); i++ {
+				if resp.Results[i].Score > resp.Results[i-1].Score {
+					t.Errorf("score[%d]=%v > score[%d]=%v, want the order of the scores returned", i, resp.Results[i].Score, i-1, resp.Results[i-1].Score)
+				}
+			}
 		})
+	}
+}
+
+// TestSearchNamedSpeakerRoles checks the LoCoMo case: the person whose
+// relations are asked about is a named speaker, not the user.
+func TestSearchNamedSpeakerRoles(t *testing.T) {
+	w := newWorld(t, hashEmbedder{Dim: 256})
+	sc := lore.Scope{TenantID: "t1", UserID: "conv1"}
+	caroline := w.entity(sc, "Caroline", "person")
+	melanie := w.entity(sc, "Melanie", "person")
+	sara := w.entity(sc, "Sara", "person")
+	tom := w.entity(sc, "Tom", "person")
+	oslo := w.entity(sc, "Oslo", "place")
+	lima := w.entity(sc, "Lima", "place")
+	ep := w.episode(sc, 0, "Caroline", "My sister Sara just moved to Oslo for a design job.", nil)
+	ep2 := w.episode(sc, 1, "Melanie", "My brother Tom lives in Lima now, and my sister lives nearby.", nil)
+	w.episode(sc, 2, "Melanie", "Where does your sister live these days?", nil)
+	w.fact(sc, 0, caroline, "has_sister", sara, "", "Sara is Caroline's sister", ep)
+	w.fact(sc, 0, sara, "lives_in", oslo, "", "Sara lives in Oslo", ep)
+	w.fact(sc, 1, melanie, "has_brother", tom, "", "Tom is Melanie's brother", ep2)
+	w.fact(sc, 1, tom, "lives_in", lima, "", "Tom lives in Lima", ep2)
+	p := w.pipeline()
+	for _, q := range []string{"Where does Caroline's sister live?", "Caroline said her sister moved; where does her sister live?"} {
+		resp := search(t, p, retrieve.Request{Scope: sc, Query: q, Explain: true})
+		if r := rank(resp.Results, "Sara lives in Oslo"); r == 0 || r > 3 {
+			t.Errorf("%q: Sara lives in Oslo at %d, want in the top 3: %q", q, r, memories(resp.Results))
+		} else if resp.Results[r-1].ScoreDetails[retrieve.SignalRelation] <= 0 {
+			t.Errorf("%q: no relation score: %v", q, resp.Results[r-1].ScoreDetails)
+		}
+		if r := rank(resp.Results, "Tom lives in Lima"); r != 0 && r < rank(resp.Results, "Sara lives in Oslo") {
+			t.Errorf("%q: Melanie's brother ranks above Caroline's sister: %q", q, memories(resp.Results))
+		}
 	}
 }
 
