@@ -129,6 +129,11 @@ type Config struct {
 	// SpeakerFocus multiplies the score of turns said by someone else when
 	// the query names one speaker of the conversation (Signals.Speaker).
 	SpeakerFocus float64 `json:"speaker_focus"`
+	// CurrentRecency lowers older candidates for a query about the present
+	// ("where do I work now?", "am I still…"): each score is multiplied
+	// by 1 − CurrentRecency × its age within the candidates' time span
+	// (0: off).
+	CurrentRecency float64 `json:"current_recency"`
 	// AssistantFactor multiplies the score of assistant turns unless the
 	// query asks what the assistant said ("what did you recommend?"), so
 	// its replies rank below the user's own statements (0 or 1: off).

@@ -82,6 +82,9 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		}
 	}
 
+	if cfg.CurrentRecency > 0 && cfg.CurrentRecency <= 1 && asksCurrent(a.Words) {
+		applyRecency(c, f, cfg.CurrentRecency)
+	}
 	if cfg.AssistantFactor > 0 && cfg.AssistantFactor < 1 && !asksAssistant(a.Words) {
 		applyAssistantFactor(c, f, cfg.AssistantFactor)
 	}
@@ -753,7 +756,7 @@ func explain(signals []signal, f fused, id string) map[string]float64 {
 	}
 	// The context share and the speaker factor apply after fusion; they
 	// are not signals.
-	for _, name := range []string{SignalContext, SignalSpeaker, SignalAssistant} {
+	for _, name := range []string{SignalContext, SignalSpeaker, SignalAssistant, SignalRecency} {
 		if v, ok := f.Details[id][name]; ok {
 			out[name] = v
 		}
