@@ -85,6 +85,14 @@ type Config struct {
 	// relation score for the user's own facts that have one of its topic
 	// words (Weights.Relation).
 	RelationSelf bool `json:"relation_self"`
+	// RelationNamed resolves the people and pets the query names (linked,
+	// not the user, not hubs) as roles resolve: their facts and the turns
+	// naming them get the relation score (Weights.Relation). Off: it
+	// raised the relational set's pass@1 (tune 0.742 → 0.758, validate
+	// 0.698 → 0.714) but cost LoCoMo turn any@10 0.874 → 0.861 and frac@10
+	// 0.809 → 0.793, LoCoMo's questions naming friends and family whose
+	// turns then outrank the answer.
+	RelationNamed bool `json:"relation_named"`
 	// MaxLinkedEntities bounds the entities linked from query n-grams.
 	MaxLinkedEntities int `json:"max_linked_entities"`
 	// UserEntities is how many of the user's most connected entities join

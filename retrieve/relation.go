@@ -41,7 +41,11 @@ func (p *Pipeline) relate(ctx context.Context, req Request, a analysis, linked [
 	out := resolved{used: map[string]bool{}}
 	chains := roleChains(req.Query)
 	wantSelf := p.Config.RelationSelf && a.FirstPerson
-	if len(chains) == 0 && !wantSelf {
+	var named []*lore.Entity
+	if p.Config.RelationNamed {
+		named = namedEntities(linked, p.Config.HubMentions)
+	}
+	if len(chains) == 0 && !wantSelf && len(named) == 0 {
 		return out, nil
 	}
 	ns := req.Scope.Namespace()
@@ -75,14 +79,14 @@ func (p *Pipeline) relate(ctx context.Context, req Request, a analysis, linked [
 		out.self = user
 	}
 	// "her sister" in a query naming one person is that person's sister.
-	var named *lore.Entity
+	var person *lore.Entity
 	for _, e := range linked {
 		if e.Type == "person" {
-			if named != nil {
-				named = nil
+			if person != nil {
+				person = nil
 				break
 			}
-			named = e
+			person = e
 		}
 	}
 	seen := map[string]bool{}
@@ -94,8 +98,8 @@ func (p *Pipeline) relate(ctx context.Context, req Request, a analysis, linked [
 				owners = append(owners, user)
 			}
 		case ownerPronoun:
-			if named != nil {
-				owners = append(owners, named)
+			if person != nil {
+				owners = append(owners, person)
 			} else if user != nil {
 				owners = append(owners, user)
 			}
@@ -144,7 +148,31 @@ func (p *Pipeline) relate(ctx context.Context, req Request, a analysis, linked [
 			}
 		}
 	}
+	// An entity the query names ("what does Jonas play?") is resolved as
+	// a role would resolve it; its name is no topic word.
+	for _, e := range named {
+		if !seen[e.ID] {
+			seen[e.ID] = true
+			out.entities = append(out.entities, e)
+		}
+		for _, w := range words(e.Name) {
+			out.used[w] = true
+		}
+	}
 	return out, nil
+}
+
+// namedEntities are the linked entities the relation stage resolves by
+// name: people and pets, not the user, and no hub (more than hubMentions mentions, such as
+// a conversation's speakers), whose every fact the query would lift.
+func namedEntities(linked []*lore.Entity, hubMentions int) []*lore.Entity {
+	var out []*lore.Entity
+	for _, e := range linked {
+		if (e.Type == "person" || e.Type == "pet") && (hubMentions <= 0 || e.Mentions <= hubMentions) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // namesEntity reports whether name (normalised) is the entity's name, an

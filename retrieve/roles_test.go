@@ -73,3 +73,20 @@ func TestScoreMentions(t *testing.T) {
 		t.Errorf("home turn = %v, want its higher score 0.9 kept", got)
 	}
 }
+
+func TestNamedEntities(t *testing.T) {
+	linked := []*lore.Entity{
+		{ID: "u", Type: lore.UserEntityType, Mentions: 3},
+		{ID: "jonas", Type: "person", Mentions: 4},
+		{ID: "caroline", Type: "person", Mentions: 400},
+		{ID: "mochi", Type: "pet", Mentions: 2},
+		{ID: "rome", Type: "place", Mentions: 2},
+	}
+	var got []string
+	for _, e := range namedEntities(linked, 50) {
+		got = append(got, e.ID)
+	}
+	if want := []string{"jonas", "mochi"}; !slices.Equal(got, want) {
+		t.Fatalf("namedEntities = %v, want %v", got, want)
+	}
+}
