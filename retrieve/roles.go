@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	_ "embed"
+	"slices"
 	"strings"
 )
 
@@ -35,7 +36,7 @@ func parseRoles(data string) map[string][]string {
 	}
 	add := func(set []string, preds ...string) []string {
 		for _, p := range preds {
-			if !contains(set, p) {
+			if !slices.Contains(set, p) {
 				set = append(set, p)
 			}
 		}
@@ -61,15 +62,6 @@ func parseRoles(data string) map[string][]string {
 		out[w] = preds
 	}
 	return out
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // rolePredicates returns the predicates a relation fact for the role words
