@@ -143,7 +143,7 @@ func TestAddAndSearchCommands(t *testing.T) {
 		t.Errorf("search --json=%q, %v; want results", out, err)
 	}
 	// --at moves "yesterday" in the query: to today (when the memories were
-	// said) from tomorrow, to 1999 from 2000.
+	// said) from tomorrow.
 	temporal := func(at string) float64 {
 		t.Helper()
 		out, err := run(t, nil, "", append(append([]string{"search"}, base...), "--user", "alice", "--json", "--explain",
@@ -162,8 +162,12 @@ func TestAddAndSearchCommands(t *testing.T) {
 	if got := temporal(tomorrow); got < 0.99 {
 		t.Errorf("temporal score asked at %s=%v, want 1: yesterday is today", tomorrow, got)
 	}
-	if got := temporal("2000-01-01"); got != 0 {
-		t.Errorf("temporal score asked at 2000-01-01=%v, want 0", got)
+	// --at is an as-of read in world time: in 2000 nothing had been said yet.
+	out, err = run(t, nil, "", append(append([]string{"search"}, base...), "--user", "alice", "--json",
+		"--at", "2000-01-01", "where", "did", "alice", "live", "yesterday")...)
+	resp.Results = nil
+	if err != nil || json.Unmarshal([]byte(out), &resp) != nil || len(resp.Results) != 0 {
+		t.Errorf("search --at 2000-01-01=%q, %v; want no results (nothing was said before 2000)", out, err)
 	}
 	out, err = run(t, nil, "", append(append([]string{"reindex"}, base...), "--user", "alice")...)
 	if err != nil || !strings.Contains(out, "re-indexed") {
