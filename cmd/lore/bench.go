@@ -26,6 +26,9 @@ for every flag.
 
 // bench runs `lore bench locomo|longmemeval`.
 func (m *Main) bench(ctx context.Context, args []string) error {
+	if len(args) > 0 && args[0] == "observations" {
+		return m.benchObservations(ctx, args[1:])
+	}
 	if len(args) == 0 || (args[0] != "locomo" && args[0] != "longmemeval") {
 		fmt.Fprint(m.Stderr, benchUsage)
 		return errUsage
