@@ -70,6 +70,9 @@ type Dataset struct {
 	Spaces []Space
 	// SessionOf maps a turn id to its session id, for session-level scores.
 	SessionOf map[string]string
+	// Split is the half of the dataset Spaces hold (Dataset.Half); empty
+	// means all of it.
+	Split Split
 }
 
 func openMaybeGzip(path string) (io.ReadCloser, error) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -146,65 +145,11 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// SplitSeed fixes which LoCoMo conversations form the tuning half.
-const SplitSeed = "lore-split-1"
-
-// LoCoMoHalf reports the half, "tune" or "validate", that a LoCoMo
-// conversation belongs to: the conversations are ordered by the FNV-1a hash
-// of SplitSeed and their sample_id, and the first half (rounded up) tunes.
-func LoCoMoHalf(ds *Dataset, sampleID string) string {
-	ids := make([]string, len(ds.Spaces))
-	for i, sp := range ds.Spaces {
-		ids[i] = sp.ID
-	}
-	sort.Slice(ids, func(i, j int) bool {
-		hi, hj := splitHash(ids[i]), splitHash(ids[j])
-		if hi != hj {
-			return hi < hj
-		}
-		return ids[i] < ids[j]
-	})
-	for i, id := range ids {
-		if id == sampleID {
-			if i < (len(ids)+1)/2 {
-				return "tune"
-			}
-			return "validate"
-		}
-	}
-	return ""
-}
-
-func splitHash(id string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(SplitSeed + "|" + id))
-	return h.Sum64()
-}
-
-// SelectSplit keeps the spaces of one half ("tune" or "validate"); "all" or
-// "" keeps every space.
-func SelectSplit(ds *Dataset, split string) (*Dataset, error) {
-	switch split {
-	case "", "all":
-		return ds, nil
-	case "tune", "validate":
-	default:
-		return nil, lore.Errorf(lore.EINVALID, "--split must be tune, validate or all, got %q", split)
-	}
-	out := *ds
-	out.Spaces = nil
-	for _, sp := range ds.Spaces {
-		if LoCoMoHalf(ds, sp.ID) == split {
-			out.Spaces = append(out.Spaces, sp)
-		}
-	}
-	return &out, nil
-}
-
 // FactQuality is the fact-quality report of `lore bench observations`.
 type FactQuality struct {
 	Data      string  `json:"data,omitempty"`
-	Split     string  `json:"split,omitempty"`
+	Split     Split   `json:"split,omitempty"`
+	SplitSeed string  `json:"split_seed,omitempty"`
 	Extractor string  `json:"extractor,omitempty"`
 	Spaces    int     `json:"spaces"`
 	Turns     int     `json:"turns"`
@@ -217,6 +162,8 @@ type FactQuality struct {
 	Coverage  float64 `json:"coverage"`
 	Precision float64 `json:"precision"`
 	EchoRate  float64 `json:"echo_rate"`
+	// Failures are the turns ingestion refused; the run went on without them.
+	Failures
 	// FactsPerTurn is Facts / Turns.
 	FactsPerTurn  float64 `json:"facts_per_turn"`
 	IngestSeconds float64 `json:"ingest_seconds,omitempty"`
@@ -437,6 +384,7 @@ func (r *Runner) Observations(ctx context.Context, ds *Dataset, gold []GoldFact,
 		}
 	}
 	var facts []FactRecord
+	var fails Failures
 	prog := newProgress(r.Progress, "ingest", total)
 	var ingestTime time.Duration
 	for _, sp := range spaces {
@@ -449,7 +397,7 @@ func (r *Runner) Observations(ctx context.Context, ds *Dataset, gold []GoldFact,
 		}
 		start := time.Now()
 		for _, s := range sp.Sessions {
-			if err := r.ingestSession(ctx, scope, s); err != nil {
+			if err := r.ingestSession(ctx, scope, s, &fails); err != nil {
 				return nil, fmt.Errorf("bench: ingest %s %s: %w", sp.ID, s.ID, err)
 			}
 			prog.add(len(s.Turns))
@@ -472,7 +420,11 @@ func (r *Runner) Observations(ctx context.Context, ds *Dataset, gold []GoldFact,
 	if err != nil {
 		return nil, err
 	}
-	q.Spaces, q.Turns = len(spaces), total
+	q.Spaces, q.Turns, q.Failures = len(spaces), total, fails
+	q.Split, q.SplitSeed = ds.Split, SplitSeed
+	if q.Split == "" {
+		q.Split = SplitAll
+	}
 	q.FactsPerTurn = ratio(q.Facts, total)
 	q.IngestSeconds = round4(ingestTime.Seconds())
 	return q, nil
@@ -529,7 +481,10 @@ func storedFacts(ctx context.Context, store lore.GraphStore, scope lore.Scope) (
 func (q *FactQuality) WriteMarkdown(w io.Writer) {
 	fmt.Fprintf(w, "## Fact quality (LoCoMo observation, cosine ≥ %.1f)\n\n", MatchCosine)
 	if q.Split != "" {
-		fmt.Fprintf(w, "split: %s, ", q.Split)
+		fmt.Fprintf(w, "split: %s (seed %s), ", q.Split, q.SplitSeed)
+	}
+	if q.Records > 0 {
+		fmt.Fprintf(w, "%d turns refused by ingestion, ", q.Records)
 	}
 	fmt.Fprintf(w, "%d conversations, %d turns, %d gold facts, ingest %.1f s\n\n", q.Spaces, q.Turns, q.Gold, q.IngestSeconds)
 	fmt.Fprintln(w, "| facts | facts/turn | ended | coverage | precision | echo rate |")

@@ -124,31 +124,3 @@ func TestParseLoCoMoObservations(t *testing.T) {
 		t.Errorf("gold=%q, want %q", strings.Join(lines, "|"), want)
 	}
 }
-
-func TestSelectSplit(t *testing.T) {
-	ds := &Dataset{Name: "locomo"}
-	for _, id := range []string{"conv-26", "conv-30", "conv-41", "conv-42", "conv-43"} {
-		ds.Spaces = append(ds.Spaces, Space{ID: id})
-	}
-	tune, err := SelectSplit(ds, "tune")
-	if err != nil {
-		t.Fatal(err)
-	}
-	val, err := SelectSplit(ds, "validate")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(tune.Spaces) != 3 || len(val.Spaces) != 2 {
-		t.Fatalf("tune=%d validate=%d spaces, want 3 and 2", len(tune.Spaces), len(val.Spaces))
-	}
-	seen := map[string]bool{}
-	for _, sp := range append(tune.Spaces, val.Spaces...) {
-		if seen[sp.ID] {
-			t.Errorf("%s is in both halves", sp.ID)
-		}
-		seen[sp.ID] = true
-	}
-	if _, err := SelectSplit(ds, "train"); lore.ErrorCode(err) != lore.EINVALID {
-		t.Errorf("SelectSplit(train) err=%v, want EINVALID", err)
-	}
-}

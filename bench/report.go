@@ -59,8 +59,8 @@ func row(w io.Writer, name string, s Scores, extra ...string) {
 
 // WriteMarkdown writes the ablation table and the per-group table.
 func (r *Report) WriteMarkdown(w io.Writer) {
-	fmt.Fprintf(w, "### %s: %d spaces, %d turns, %d questions scored; ingest %.1fs; embedder %s\n\n",
-		r.Dataset, r.Spaces, r.Turns, r.Overall.Questions, r.IngestSeconds, r.Embedder)
+	fmt.Fprintf(w, "### %s (split %s, seed %s): %d spaces, %d turns, %d questions scored; ingest %.1fs; embedder %s\n\n",
+		r.Dataset, r.Split, r.SplitSeed, r.Spaces, r.Turns, r.Overall.Questions, r.IngestSeconds, r.Embedder)
 	header(w, "pipeline", "p50 ms", "p95 ms")
 	names := make([]string, 0, len(r.Ablations))
 	for n := range r.Ablations {
@@ -105,4 +105,17 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\nSearch latency (default pipeline): p50 %.1f ms, p95 %.1f ms, p99 %.1f ms\n",
 		r.LatencyMS.P50, r.LatencyMS.P95, r.LatencyMS.P99)
+	r.Failures.writeMarkdown(w)
+}
+
+// writeMarkdown says how many records ingestion refused, with the first
+// errors; nothing when none was.
+func (f Failures) writeMarkdown(w io.Writer) {
+	if f.Records == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%d records failed to ingest and were skipped; first errors:\n\n", f.Records)
+	for _, e := range f.Errors {
+		fmt.Fprintf(w, "- %s\n", e)
+	}
 }

@@ -41,8 +41,12 @@ type Runner struct {
 // Report is the JSON that `lore bench` writes; its shape is fixed, scripts
 // depend on it.
 type Report struct {
-	Dataset       string            `json:"dataset"`
-	Data          string            `json:"data,omitempty"`
+	Dataset string `json:"dataset"`
+	Data    string `json:"data,omitempty"`
+	// Split is the half scored (tune, validate or all) and SplitSeed the
+	// seed that drew the halves (bench/README.md, Validation protocol).
+	Split         Split             `json:"split"`
+	SplitSeed     string            `json:"split_seed"`
 	Spaces        int               `json:"spaces"`
 	Turns         int               `json:"turns"`
 	Overall       Scores            `json:"overall"`
@@ -57,6 +61,9 @@ type Report struct {
 	Config         retrieve.Config           `json:"config"`
 	Embedder       string                    `json:"embedder"`
 	Extractor      string                    `json:"extractor,omitempty"`
+	// Failures are the turns ingestion refused; the run went on without
+	// them.
+	Failures
 }
 
 // AblationReport holds one ablation's scores, in the report's shape.
@@ -105,9 +112,13 @@ func (r *Runner) Run(ctx context.Context, ds *Dataset) (*Report, error) {
 	}
 	rep := &Report{
 		Dataset: ds.Name, Spaces: len(spaces), Turns: totalTurns,
+		Split: SplitAll, SplitSeed: SplitSeed,
 		Ablations: map[string]AblationReport{},
 		Config:    r.Pipeline.Config,
 		Embedder:  "none",
+	}
+	if ds.Split != "" {
+		rep.Split = ds.Split
 	}
 	prog := newProgress(r.Progress, "ingest", totalTurns)
 	var ingestTime time.Duration
@@ -129,8 +140,8 @@ func (r *Runner) Run(ctx context.Context, ds *Dataset) (*Report, error) {
 			}
 			start := time.Now()
 			for _, s := range sp.Sessions {
-				if err := r.ingestSession(ctx, scope, s); err != nil {
-					return nil, fmt.Errorf("bench: ingest %s %s: %w", sp.ID, s.ID, err)
+				if err := r.ingestSession(ctx, scope, s, &rep.Failures); err != nil {
+					return nil, err
 				}
 				prog.add(len(s.Turns))
 			}
@@ -218,7 +229,9 @@ func (r *Runner) reusable(ctx context.Context, scope lore.Scope, sp Space) (bool
 	return want > 0 && len(eps) == want, nil
 }
 
-func (r *Runner) ingestSession(ctx context.Context, scope lore.Scope, s Session) error {
+// ingestSession adds one session's turns, counting in fail the turns
+// ingestion refuses.
+func (r *Runner) ingestSession(ctx context.Context, scope lore.Scope, s Session, fail *Failures) error {
 	msgs := make([]ingest.Message, 0, len(s.Turns))
 	for _, t := range s.Turns {
 		// A few LongMemEval turns are empty; ingestion refuses them and
@@ -229,18 +242,7 @@ func (r *Runner) ingestSession(ctx context.Context, scope lore.Scope, s Session)
 		at := t.Time
 		msgs = append(msgs, ingest.Message{Role: t.Role, Content: t.Text, Name: t.Speaker, CreatedAt: &at, SourceID: t.ID})
 	}
-	max := r.Ingest.Config.MaxMessages
-	if max <= 0 {
-		max = ingest.DefaultConfig().MaxMessages
-	}
-	for len(msgs) > 0 {
-		n := min(len(msgs), max)
-		if _, err := r.Ingest.Add(ctx, ingest.AddRequest{Scope: scope, Messages: msgs[:n], Infer: true, Sync: true}); err != nil {
-			return err
-		}
-		msgs = msgs[n:]
-	}
-	return nil
+	return addMessages(ctx, r.Ingest, scope, msgs, scope.UserID+" "+s.ID, fail)
 }
 
 // rank turns a response into per-result source turn and session ids.

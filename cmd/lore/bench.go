@@ -1,31 +1,37 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"runtime/pprof"
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/bench"
-	"github.com/lore-memory/lore/embed/minilm"
 	"github.com/lore-memory/lore/ingest"
 	"github.com/lore-memory/lore/retrieve"
 )
 
-const benchUsage = `Usage: lore bench locomo|longmemeval --data FILE [--data-dir DIR] [--out FILE.json] [flags]
+const benchUsage = `Usage: lore bench locomo|longmemeval --data FILE [--split tune|validate|all] [--out FILE.json] [flags]
+       lore bench facts --data FILE [--out FILE.json] [--misses FILE.jsonl] [flags]
 
-Ingests the benchmark through Lore's own ingestion path and reports retrieval
-quality (recall, frac, NDCG at k, turn and session level) for the default
-pipeline and each ablation, and search latency. Run 'lore bench locomo -h'
-for every flag.
+locomo, longmemeval: ingests the benchmark through Lore's own ingestion path
+and reports retrieval quality (recall, frac, NDCG at k, turn and session
+level) for the default pipeline and each ablation, and search latency.
+--split scores the tuning or the validation half (bench/README.md).
+
+facts: asks a relational question set (fixtures/relational/*.json) of each
+user's own memory and reports pass@1 and pass@3 by kind, for the default
+pipeline and without the graph.
+
+Run 'lore bench locomo -h' or 'lore bench facts -h' for every flag.
 `
 
 // bench runs `lore bench locomo|longmemeval`.
 func (m *Main) bench(ctx context.Context, args []string) error {
+	if len(args) > 0 && args[0] == "facts" {
+		return m.benchFacts(ctx, args[1:])
+	}
 	if len(args) > 0 && args[0] == "observations" {
 		return m.benchObservations(ctx, args[1:])
 	}
@@ -40,7 +46,8 @@ func (m *Main) bench(ctx context.Context, args []string) error {
 	cfg.register(fs, e)
 	data := fs.String("data", "", "the benchmark file (LoCoMo JSON, LongMemEval JSON or JSONL, .gz allowed)")
 	out := fs.String("out", "", "write the JSON report to this file")
-	limit := fs.Int("limit", 0, "run only the first N conversations (LoCoMo) or questions (LongMemEval)")
+	split := fs.String("split", "all", "score the tuning half, the validation half or all of the dataset: tune, validate or all (bench/README.md, Validation protocol)")
+	limit := fs.Int("limit", 0, "run only the first N conversations (LoCoMo) or questions (LongMemEval) of the split")
 	turns := fs.String("turns", "user", "LongMemEval: index user turns only (the official protocol) or all turns")
 	ablate := fs.Bool("ablations", true, "also score the ablations (BM25 only, dense only, hybrid, +graph, +entities)")
 	reuse := fs.Bool("reuse", false, "keep spaces an earlier run into the same --data-dir fully ingested (only the questions are asked again)")
@@ -53,28 +60,20 @@ func (m *Main) bench(ctx context.Context, args []string) error {
 	if *data == "" {
 		return lore.Errorf(lore.EINVALID, "--data is required")
 	}
+	half, err := bench.ParseSplit(*split)
+	if err != nil {
+		return lore.Errorf(lore.EINVALID, "--%v", err)
+	}
 	if *turns != "user" && *turns != "all" {
 		return lore.Errorf(lore.EINVALID, "--turns must be user or all, got %q", *turns)
 	}
-	// Without --data-dir the run works in a fresh directory that it removes,
-	// so a benchmark never mixes with a real store.
-	dataDirSet := false
-	fs.Visit(func(f *flag.Flag) { dataDirSet = dataDirSet || f.Name == "data-dir" })
-	if !dataDirSet && m.getenv("LORE_DATA_DIR") == "" {
-		dir, err := os.MkdirTemp("", "lore-bench-")
-		if err != nil {
-			return fmt.Errorf("bench: temp data dir: %w", err)
-		}
-		defer os.RemoveAll(dir)
-		cfg.DataDir = dir
-		if cfg.ModelDir == "" {
-			// The model lives under the default data directory, not the temp one.
-			cfg.ModelDir = minilm.DefaultModelDir(e.str("LORE_DATA_DIR", "./lore-data"))
-		}
+	cleanup, err := benchDataDir(fs, &cfg, e)
+	if err != nil {
+		return err
 	}
+	defer cleanup()
 
 	var ds *bench.Dataset
-	var err error
 	if which == "locomo" {
 		ds, err = bench.LoadLoCoMo(*data)
 	} else {
@@ -83,6 +82,7 @@ func (m *Main) bench(ctx context.Context, args []string) error {
 	if err != nil {
 		return lore.Errorf(lore.EINVALID, "read %s: %v", *data, err)
 	}
+	ds = ds.Half(half)
 
 	b, err := m.openData(ctx, cfg)
 	if err != nil {
@@ -94,16 +94,8 @@ func (m *Main) bench(ctx context.Context, args []string) error {
 		return err
 	}
 	pipe := b.pipeline()
-	if *tuning != "" {
-		raw, err := os.ReadFile(*tuning)
-		if err != nil {
-			return lore.Errorf(lore.EINVALID, "--retrieval: %v", err)
-		}
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&pipe.Config); err != nil {
-			return lore.Errorf(lore.EINVALID, "--retrieval %s: %v", *tuning, err)
-		}
+	if err := applyRetrievalFile(pipe, *tuning); err != nil {
+		return err
 	}
 	runner := bench.Runner{Ingest: svc, Pipeline: pipe, Limit: *limit, Progress: m.Stderr, Reuse: *reuse}
 	if *missesPath != "" {
@@ -135,12 +127,8 @@ func (m *Main) bench(ctx context.Context, args []string) error {
 	rep.Data = *data
 	rep.Extractor = cfg.Extractor
 	if *out != "" {
-		raw, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return fmt.Errorf("bench: encode report: %w", err)
-		}
-		if err := os.WriteFile(*out, append(raw, '\n'), 0o644); err != nil {
-			return fmt.Errorf("bench: write %s: %w", *out, err)
+		if err := writeJSONReport(*out, rep); err != nil {
+			return err
 		}
 	}
 	rep.WriteMarkdown(m.Stdout)

@@ -22,7 +22,7 @@ func (m *Main) benchObservations(ctx context.Context, args []string) error {
 	fs := m.flagSet("bench observations", "--data locomo.json [--split tune|validate|all] [--sample N] [--out FILE.json]")
 	cfg.register(fs, e)
 	data := fs.String("data", "", "the LoCoMo JSON file (.gz allowed)")
-	split := fs.String("split", "all", "score the tuning half, the validation half or all conversations (LoCoMo split by sample_id)")
+	split := fs.String("split", "all", "score the tuning half, the validation half or all conversations (bench/README.md, Validation protocol)")
 	out := fs.String("out", "", "write the JSON report to this file")
 	limit := fs.Int("limit", 0, "run only the first N conversations of the split")
 	sample := fs.Int("sample", 0, "also list N unmatched extracted facts and N uncovered gold facts, for reading")
@@ -53,10 +53,11 @@ func (m *Main) benchObservations(ctx context.Context, args []string) error {
 	if err != nil {
 		return lore.Errorf(lore.EINVALID, "read %s: %v", *data, err)
 	}
-	ds, err := bench.SelectSplit(all, *split)
+	half, err := bench.ParseSplit(*split)
 	if err != nil {
-		return err
+		return lore.Errorf(lore.EINVALID, "--%s", err)
 	}
+	ds := all.Half(half)
 	b, err := m.openData(ctx, cfg)
 	if err != nil {
 		return err
@@ -73,7 +74,7 @@ func (m *Main) benchObservations(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	q.Data, q.Split, q.Extractor = *data, *split, cfg.Extractor
+	q.Data, q.Extractor = *data, cfg.Extractor
 	if *out != "" {
 		raw, err := json.MarshalIndent(q, "", "  ")
 		if err != nil {

@@ -7,7 +7,7 @@
 //	lore import    import JSONL conversations or a LoCoMo JSON file
 //	lore reindex   re-embed and re-index a user's memories
 //	lore migrate   apply the graph store's schema
-//	lore bench     score retrieval on LoCoMo or LongMemEval
+//	lore bench     score retrieval on LoCoMo, LongMemEval or a relational question set
 //	lore version   print the version
 package main
 
@@ -85,7 +85,7 @@ Commands:
   import    import a JSONL conversation file or a LoCoMo JSON file
   reindex   re-embed and re-index a user's memories (after changing the embedder)
   migrate   apply the graph store's schema
-  bench     score retrieval on LoCoMo or LongMemEval
+  bench     score retrieval on LoCoMo, LongMemEval or a relational question set
   version   print the version
 
 Run 'lore <command> -h' for a command's flags.

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/embed/minilm"
+	"github.com/lore-memory/lore/retrieve"
+)
+
+// benchDataDir points cfg at a fresh directory when neither --data-dir nor
+// LORE_DATA_DIR is set, so a benchmark never mixes with a real store. The
+// returned cleanup removes it (a no-op otherwise).
+func benchDataDir(fs *flag.FlagSet, cfg *backendConfig, e *env) (cleanup func(), err error) {
+	dataDirSet := false
+	fs.Visit(func(f *flag.Flag) { dataDirSet = dataDirSet || f.Name == "data-dir" })
+	if dataDirSet || e.get("LORE_DATA_DIR") != "" {
+		return func() {}, nil
+	}
+	dir, err := os.MkdirTemp("", "lore-bench-")
+	if err != nil {
+		return nil, fmt.Errorf("bench: temp data dir: %w", err)
+	}
+	cfg.DataDir = dir
+	if cfg.ModelDir == "" {
+		// The model lives under the default data directory, not the temp one.
+		cfg.ModelDir = minilm.DefaultModelDir(e.str("LORE_DATA_DIR", "./lore-data"))
+	}
+	return func() { os.RemoveAll(dir) }, nil
+}
+
+// applyRetrievalFile overrides pipe's settings with those of a JSON file
+// (keys as in a report's config); unknown keys are an error.
+func applyRetrievalFile(pipe *retrieve.Pipeline, path string) error {
+	if path == "" {
+		return nil
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return lore.Errorf(lore.EINVALID, "--retrieval: %v", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&pipe.Config); err != nil {
+		return lore.Errorf(lore.EINVALID, "--retrieval %s: %v", path, err)
+	}
+	return nil
+}
+
+// writeJSONReport writes a report as indented JSON to path.
+func writeJSONReport(path string, rep any) error {
+	raw, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return fmt.Errorf("bench: encode report: %w", err)
+	}
+	if err := os.WriteFile(path, append(raw, '\n'), 0o644); err != nil {
+		return fmt.Errorf("bench: write %s: %w", path, err)
+	}
+	return nil
+}
