@@ -29,6 +29,10 @@ var (
 	anymoreRe  = regexp.MustCompile(`(?i)\b(?:any\s?more|these\s+days)\b`)
 	// "I'm not vegan anymore"
 	notAnymoreRe = regexp.MustCompile(endSubj + `(?i:am\s+not|'m\s+not|am\s+no\s+longer)\s+(?:a\s+|an\s+)?(.+?)\s+(?i:any\s?more)\b`)
+	// "Felix isn't my roommate anymore", "Dana is no longer my boss"
+	notMyRoleRe = regexp.MustCompile(nameRe + `\s+(?i:(?:is\s+not|isn't|isn’t)\s+(?:my|our)\s+(` + roleAlt + `)\s+any\s?more|is\s+no\s+longer\s+(?:my|our)\s+(` + roleAlt + `))\b`)
+	// "Chloe and I broke up"
+	brokeUpRe = regexp.MustCompile(`\b(\p{Lu}[\p{L}-]+)\s+and\s+(?:I|i)\s+(?:just\s+|finally\s+|officially\s+)?(?:broke\s+up|split\s+up|separated|divorced|got\s+divorced)\b`)
 	// "moved from Ottawa to Toronto", "switched from VS Code to Neovim"
 	fromToRe = regexp.MustCompile(endSubj + `(?i:(moved|relocated|switched|changed|went|upgraded))\s+(?:back\s+)?(?i:from)\s+(.+?)\s+(?i:to)\s+(.+)`)
 )
@@ -80,6 +84,12 @@ func verbFact(verb, rest string) (predicate, said, object, objType string, entit
 		}
 	case "drive", "driving":
 		return "drives", "drives", obj, "", startsUpper(obj)
+	case "be":
+		obj = strings.TrimPrefix(strings.TrimPrefix(obj, "a "), "an ")
+		if title, _ := splitJob(obj); jobTitle(title) != "" {
+			return "works_as", "works as " + strings.Fields(withArticle(title))[0], strings.ToLower(title), "", false
+		}
+		return "is_a", "is a", obj, "", false
 	case "own", "have", "has":
 		return "owns", "owns", obj, "", false
 	case "go", "going":
@@ -161,7 +171,11 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 			}
 			pred, said, obj, typ, ent := verbFact(g, rest[len(g):])
 			if obj == "" {
-				obj, pred, said = g, "does", "does"
+				// "I stopped running": (user does running), "user runs".
+				f := ended(subject, subjectType, "does", "does", g, false, "", ref)
+				f.Text = factText("%s %s", subject, thirdPerson(ingToBase(g)))
+				out = append(out, f)
+				break
 			}
 			out = append(out, ended(subject, subjectType, pred, said, obj, ent, typ, ref))
 		case kind == "work":
@@ -183,7 +197,7 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 			if !startsUpper(org) || isTemporalWord(lore.NormalizeName(org)) {
 				return out
 			}
-			org = c.entity(org, "organization")
+			org = c.entity(c.fullName(org), "organization")
 			out = append(out, ended(subject, subjectType, "works_at", "works at", org, true, "organization", ref))
 		case kind == "own":
 			obj := cleanEnd(rest)
@@ -238,6 +252,26 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 // taken out ("Sam last month" → "Sam").
 func cleanEnd(obj string) string {
 	return cleanObject(obj, temporal.Parse(obj, time.Now()), 0)
+}
+
+// sentenceEndings finds endings that span clauses: "Felix isn't my
+// roommate anymore", "Chloe and I broke up".
+func (c *collector) sentenceEndings(subject, subjectType, sentence string, ref time.Time) []lore.ExtractedFact {
+	var out []lore.ExtractedFact
+	if m := notMyRoleRe.FindStringSubmatch(sentence); m != nil && !isStopName(m[1]) {
+		role := m[2] + m[3]
+		if f := c.relationFact(subject, subjectType, role, m[1], ref); f != nil {
+			f.ValidAt, f.InvalidAt = nil, timePtr(ref)
+			f.Text = factText("%s is %s %s", f.Object, possessive(subject), strings.ToLower(role))
+			out = append(out, *f)
+		}
+		return out
+	}
+	if m := brokeUpRe.FindStringSubmatch(sentence); m != nil && !isStopName(m[1]) {
+		name := c.entity(m[1], "person")
+		return append(out, ended(subject, subjectType, "dates", "dates", name, true, "person", ref))
+	}
+	return out
 }
 
 func firstWord(s string) string {

@@ -99,6 +99,25 @@ func TestExtractIssueExamples(t *testing.T) {
 			name: "quit then starting", text: "I finally quit Shopify. Starting at Stripe on Monday",
 			want: []triple{{s: "user", p: "works_at", o: "Shopify", ended: true}, {s: "user", p: "works_at", o: "Stripe"}},
 		},
+		{
+			name: "job title and employer", text: "I'm a staff nurse at St. Mary's Hospital, so nights are rough.",
+			want: []triple{{s: "user", p: "works_as", o: "staff nurse"}, {s: "user", p: "works_at", o: "St. Mary's Hospital"}},
+		},
+		{name: "not a job", text: "I'm a huge fan of jazz.", never: []triple{{s: "user", p: "works_as", o: "huge fan of jazz"}}},
+		{name: "used to be", text: "I used to be a teacher in Leeds.", want: []triple{{s: "user", p: "works_as", o: "teacher", ended: true}}},
+		{name: "X and I broke up", text: "Priya and I broke up in May.", want: []triple{{s: "user", p: "dates", o: "Priya", ended: true}}},
+		{
+			name: "no longer my role", text: "Marta isn't my flatmate anymore.",
+			want: []triple{{s: "user", p: "has_flatmate", o: "Marta", ended: true}},
+		},
+		{
+			name: "third person starts and leaves", text: "My husband Omar just started at Globex. His old boss Ines left Initech.",
+			want: []triple{{s: "user", p: "has_husband", o: "Omar"}, {s: "Omar", p: "works_at", o: "Globex"}, {s: "Ines", p: "works_at", o: "Initech", ended: true}},
+		},
+		{
+			name: "my role is name", text: "My landlord is Mr. Ito, he's very strict.",
+			want: []triple{{s: "user", p: "has_landlord", o: "Mr. Ito"}},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -139,6 +158,8 @@ func TestExtractStandaloneTexts(t *testing.T) {
 		{"no speaker name", "", "", "Oh, I really love hiking in the mountains.", "user really loves hiking in the mountains."},
 		{"we", "Melanie", "Caroline", "Yeah, we went camping with the kids last weekend.",
 			"Melanie and others went camping with the kids on the weekend of 14 January 2023."},
+		{"an opening adverb keeps the sentence's own subject", "", "", "Also my wife Ana just started a pottery class.",
+			"user's wife Ana just started a pottery class."},
 		{"you is the other speaker", "Gina", "Jon", "I got the shoes you told me about.", "Gina got the shoes Jon told them about."},
 	}
 	for _, tt := range tests {

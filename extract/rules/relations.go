@@ -11,7 +11,7 @@ import (
 // Names are matched case-sensitively (a capital, then letters), so "and" or
 // "the" never pass for one; role words and their articles ignore case.
 const (
-	nameRe  = `(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?)`
+	nameRe  = `((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?)`
 	roleAdj = `(?:(?:older|younger|little|big|baby|new|oldest|youngest|eldest|late|twin|sweet|lovely|dear|old|first|second)\s+)?`
 )
 
@@ -24,7 +24,7 @@ var (
 		return strings.Join(quoted, "|")
 	}()
 	// "my sister Emma", "my sister, Emma", "my dog named Rex", "my sister's name is Emma"
-	myRoleRe = regexp.MustCompile(`(?i:\b(my|our)\s+` + roleAdj + `(` + roleAlt + `)(?:'s name is|’s name is|,|\s+(?:is\s+)?named|\s+called)?)\s+` + nameRe + `\b`)
+	myRoleRe = regexp.MustCompile(`(?i:\b(my|our)\s+` + roleAdj + `(` + roleAlt + `)(?:'s name is|’s name is|,|\s+(?:is\s+)?named|\s+called|\s+is)?)\s+` + nameRe + `\b`)
 	// "a puppy named Biscuit", "his daughter called Lily"
 	namedRoleRe = regexp.MustCompile(`(?i:\b(a|an|the|my|our|his|her|their)\s+` + roleAdj + `(` + roleAlt + `)\s+(?:named|called))\s+` + nameRe + `\b`)
 	// "Emma is my sister"

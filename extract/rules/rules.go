@@ -47,6 +47,11 @@ func (x *Extractor) Extract(ctx context.Context, req lore.ExtractRequest) (*lore
 		facts:    map[string]int{},
 		ex:       &lore.Extraction{Extractor: Version},
 	}
+	out.knownType = map[string]string{}
+	for _, e := range req.Entities {
+		out.known = append(out.known, e.Name)
+		out.knownType[lore.NormalizeName(e.Name)] = e.Type
+	}
 	for i, ep := range req.Episodes {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -69,9 +74,81 @@ func fromUser(role string) bool {
 
 // collector accumulates one extraction, merging repeats within the batch.
 type collector struct {
-	entities map[string]int // normalized name → index in ex.Entities
-	facts    map[string]int // subject|predicate|object → index in ex.Facts
-	ex       *lore.Extraction
+	// known are the names of the request's candidate entities, for
+	// fullName.
+	known     []string
+	knownType map[string]string // normalized name → type, of the same
+	entities  map[string]int    // normalized name → index in ex.Entities
+	facts     map[string]int    // subject|predicate|object → index in ex.Facts
+	ex        *lore.Extraction
+}
+
+// namedSubject returns the person or pet a sentence opens with, when the
+// speaker has named them before as someone they know ("Kavya just got a
+// job", "Arjun's wife Kavya …"), or "". A sentence opening with the other
+// speaker's name addresses them and gives "".
+func (c *collector) namedSubject(s, other string) string {
+	s = strings.TrimSpace(s)
+	name := ""
+	if m := chainRe.FindStringSubmatchIndex(s); m != nil && m[0] == 0 {
+		name = s[m[6]:m[7]]
+	} else if m := clauseSubjectRe.FindStringSubmatch(s); m != nil && m[3] != "" {
+		name = m[3]
+	}
+	if name == "" || strings.EqualFold(name, other) || isStopName(name) || isPronoun(name) {
+		return ""
+	}
+	if t := c.typeOf(name); t == "person" || t == "pet" {
+		return c.entity(name, t)
+	}
+	return ""
+}
+
+// typeOf is the type of a known entity, from this extraction or the
+// request's candidates, or "".
+func (c *collector) typeOf(name string) string {
+	if i, ok := c.entities[lore.NormalizeName(name)]; ok {
+		return c.ex.Entities[i].Type
+	}
+	return c.knownType[lore.NormalizeName(name)]
+}
+
+// fullName returns the one known entity name that name is the start of
+// ("Hollis" → "Hollis Analytics"), or name.
+func (c *collector) fullName(name string) string {
+	key := lore.NormalizeName(name)
+	found := ""
+	check := func(n string) bool {
+		k := lore.NormalizeName(n)
+		if k == key {
+			found = n
+			return true
+		}
+		if strings.HasPrefix(k, key+" ") {
+			if found != "" && lore.NormalizeName(found) != k {
+				found = name // two candidates: keep what was said
+				return true
+			}
+			found = n
+		}
+		return false
+	}
+	for _, e := range c.ex.Entities {
+		if check(e.Name) {
+			break
+		}
+	}
+	if found == "" {
+		for _, n := range c.known {
+			if check(n) {
+				break
+			}
+		}
+	}
+	if found == "" {
+		return name
+	}
+	return found
 }
 
 func (c *collector) entity(name, typ string) string {
@@ -176,8 +253,8 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 		if strings.HasSuffix(strings.TrimSpace(s), "?") || len(lowerWords(s)) < 2 {
 			continue
 		}
-		if ws := lowerWords(s); subjectless[ws[0]] {
-			s = restoreSubject(s, ws)
+		if leftOutSubject(s) {
+			s = restoreSubject(s, lowerWords(s))
 		}
 		about := informative(s)
 		expanded := expandContractions(s)
@@ -192,10 +269,34 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 		for _, f := range c.relations(subject, speakerType, expanded, ref) {
 			add(f)
 		}
+		// Jobs of the speaker are statements about them (the sentence's
+		// triple when it has no other); named people's are facts of their
+		// own.
+		var jobs []lore.ExtractedFact
+		for _, f := range c.jobFacts(subject, speakerType, expanded, ref, about) {
+			if f.Subject == subject && f.InvalidAt == nil {
+				jobs = append(jobs, f)
+				continue
+			}
+			add(f)
+		}
 		if !about {
+			// News of someone the speaker named ("Arjun's wife Kavya just
+			// got a job teaching chemistry") is a fact about them.
+			if who := c.namedSubject(s, other); who != "" && !addressed(s) && len(lowerWords(s)) >= minStatementWords {
+				if text := standalone(s, v, ref); text != "" {
+					add(lore.ExtractedFact{
+						Subject: who, SubjectType: c.typeOf(who), Predicate: "statement",
+						Object: strings.TrimSuffix(text, "."), Text: text, ValidAt: timePtr(ref), Confidence: 0.55,
+					})
+				}
+			}
 			continue
 		}
-		var spo []lore.ExtractedFact
+		for _, f := range c.sentenceEndings(subject, speakerType, expanded, ref) {
+			add(f)
+		}
+		spo := jobs
 		clauses := splitClauses(expanded)
 		for _, clause := range clauses {
 			for _, f := range c.endingFacts(subject, speakerType, clause, ref) {
@@ -208,6 +309,9 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 				clauseWhen = &t
 			}
 			for _, f := range c.statements(subject, speakerType, clause, clauseSpans, clauseWhen, ref) {
+				if len(jobs) > 0 && f.Predicate == "is_a" {
+					continue // "I'm a nurse" is works_as already
+				}
 				if len(clauses) > 1 {
 					f.Text = standalone(clause, v, ref)
 				}

@@ -106,7 +106,7 @@ func informative(s string) bool {
 	case "you", "your", "you're", "you've", "you'll", "you'd", "what", "how", "why", "who", "where", "when", "which", "do", "did", "does", "is", "are", "can", "could", "would", "will", "should", "have", "has":
 		return false
 	}
-	if subjectless[words[0]] {
+	if leftOutSubject(s) {
 		return true
 	}
 	k := -1
@@ -181,12 +181,12 @@ var pastForms = listSet(strings.Fields(`was were had did went got made took saw 
 sent spent told thought bought brought came became began built caught chose drew drove ate fell forgot grew heard held
 kept led let put read rode sang sat slept spoke stood swam taught threw understood woke won wore wrote hung hit cut set
 quit shut paid sold broke froze stole retook undertook overtook mistook forgave overcame stuck struck fought flew meant hurt lent bent burnt learnt dreamt been done gone seen known
-will would can could should might must may shall used need`))
+will would can could should might must may shall used`))
 
 // adverbs may stand between a subject and its verb.
 var adverbs = listSet(strings.Fields(`also just really still never always usually often finally recently actually even only
 already sometimes once now then totally definitely absolutely probably mostly kinda sorta truly seriously literally
-currently honestly personally barely hardly rarely no longer not`))
+currently honestly personally barely hardly rarely no longer not almost nearly basically`))
 
 // thirdPerson conjugates a verb for a third-person singular subject.
 func thirdPerson(w string) string {
@@ -234,8 +234,8 @@ var notVerbs = listSet(strings.Fields(`and or but to a an the of in on at for wi
 // ("yesterday" → "on 7 May 2023").
 func standalone(s string, v voice, ref time.Time) string {
 	s = strings.TrimSpace(s)
-	if ws := lowerWords(s); len(ws) > 0 && subjectless[ws[0]] && !hasFirstPerson(ws[:1]) {
-		s = restoreSubject(s, ws)
+	if leftOutSubject(s) {
+		s = restoreSubject(s, lowerWords(s))
 	}
 	s = resolveDates(s, ref)
 	locs := wordRe.FindAllStringIndex(s, -1)
@@ -288,10 +288,15 @@ func standalone(s string, v voice, ref time.Time) string {
 		case lw == "i'll":
 			out = v.name + " will"
 			named = true
-		case lw == "me" || lw == "myself":
+		case lw == "me":
 			out = v.name
-			if named && lw == "me" {
+			if named {
 				out = "them"
+			}
+		case lw == "myself":
+			out = "themselves"
+			if !named {
+				out = v.name
 			}
 		case lw == "my" || lw == "mine":
 			out = possessive(v.name)
@@ -343,6 +348,36 @@ func capitalize(s string) string {
 	}
 	return s
 }
+
+// leftOutSubject reports whether a sentence opens with a verb whose subject
+// "I" was left out ("Lost my job…", "Just got back…"), not with an adverb
+// before another subject ("Also my wife…", "Still Nomsa…").
+func leftOutSubject(s string) bool {
+	locs := wordRe.FindAllStringIndex(s, 6)
+	if len(locs) == 0 {
+		return false
+	}
+	first := strings.ToLower(s[locs[0][0]:locs[0][1]])
+	if !subjectless[first] {
+		return false
+	}
+	for i, l := range locs {
+		w := s[l[0]:l[1]]
+		lw := strings.ToLower(w)
+		if adverbs[lw] {
+			continue
+		}
+		if i > 0 && (startsUpper(w) || notSubjectless[lw]) {
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// notSubjectless are words that, after an opening adverb, start the
+// sentence's own subject.
+var notSubjectless = listSet(strings.Fields(`my i we our the a an his her their this that it you your he she they there`))
 
 // restoreSubject gives back the "I" a chat sentence left out: "Lost my job"
 // → "I lost my job", "Starting at Stripe" → "I am starting at Stripe".
@@ -396,9 +431,13 @@ func resolveDates(s string, ref time.Time) string {
 			continue
 		}
 		start := sp.Offset
-		// "on Monday" keeps one "on".
-		if strings.HasPrefix(with, "on ") && strings.HasSuffix(strings.ToLower(s[:start]), "on ") {
-			start -= 3
+		// "for next month" → "for March 2024", not "for in March 2024".
+		before := strings.ToLower(s[:start])
+		for _, p := range []string{"for ", "by ", "until ", "till ", "from ", "since ", "during ", "in ", "on ", "at ", "of "} {
+			if strings.HasSuffix(before, p) {
+				with = strings.TrimPrefix(strings.TrimPrefix(with, "on "), "in ")
+				break
+			}
 		}
 		s = s[:start] + with + s[sp.Offset+len(sp.Text):]
 	}

@@ -84,7 +84,8 @@ var clauseBreaks = []string{
 var trailingFillers = []string{
 	" too", " a lot", " so much", " very much", " now", " anymore", " again", " lately", " right now",
 	" these days", " nowadays", " as well", " really", " though", " actually", " recently", " together",
-	" at the moment", " currently", " every day", " each day", " every week",
+	" at the moment", " currently", " every day", " each day", " every week", " for good", " btw", " lol", " tbh",
+	" haha", " lmao", " fyi", " tho", " though",
 }
 
 // cleanObject trims an object phrase to its first clause, drops date
@@ -112,8 +113,8 @@ func cleanObject(obj string, spans []temporal.Span, offset int) string {
 		changed = false
 		lower = strings.ToLower(obj)
 		for _, f := range trailingFillers {
-			if strings.HasSuffix(lower, f) {
-				obj = strings.TrimSpace(obj[:len(obj)-len(f)])
+			if strings.HasSuffix(" "+lower, f) {
+				obj = strings.TrimSpace(obj[:max(len(obj)-len(f), 0)])
 				changed = true
 				break
 			}

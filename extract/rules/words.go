@@ -64,6 +64,7 @@ var (
 	subjectless         = listSet(readList("subjectless.txt"))
 	roleWords, petRoles = readRoles()
 	endings             = readEndings()
+	occupations         = listSet(readList("occupations.txt"))
 )
 
 func listSet(list []string) map[string]bool {
