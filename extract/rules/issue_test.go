@@ -115,6 +115,12 @@ func TestExtractIssueExamples(t *testing.T) {
 			want: []triple{{s: "user", p: "has_husband", o: "Omar"}, {s: "Omar", p: "works_at", o: "Globex"}, {s: "Ines", p: "works_at", o: "Initech", ended: true}},
 		},
 		{
+			name: "advice then what the speaker did", text: "Don't laugh, but I switched from Emacs to Helix.",
+			want: []triple{{s: "user", p: "uses", o: "Emacs", ended: true}, {s: "user", p: "uses", o: "Helix"}},
+		},
+		{name: "advice alone", text: "Don't give up on your dreams, keep pushing!", none: true},
+		{name: "is officially my role", text: "Kofi is officially my husband!", want: []triple{{s: "user", p: "has_husband", o: "Kofi"}}},
+		{
 			name: "my role is name", text: "My landlord is Mr. Ito, he's very strict.",
 			want: []triple{{s: "user", p: "has_landlord", o: "Mr. Ito"}},
 		},

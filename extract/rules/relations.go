@@ -28,7 +28,7 @@ var (
 	// "a puppy named Biscuit", "his daughter called Lily"
 	namedRoleRe = regexp.MustCompile(`(?i:\b(a|an|the|my|our|his|her|their)\s+` + roleAdj + `(` + roleAlt + `)\s+(?:named|called))\s+` + nameRe + `\b`)
 	// "Emma is my sister"
-	isMyRoleRe = regexp.MustCompile(nameRe + `\s+(?i:is\s+(?:my|our)\s+` + roleAdj + `(` + roleAlt + `))\b`)
+	isMyRoleRe = regexp.MustCompile(nameRe + `\s+(?i:is\s+(?:now\s+|officially\s+|also\s+|still\s+)?(?:my|our)\s+` + roleAdj + `(` + roleAlt + `))\b`)
 	// "Emma, my sister,"
 	appositiveRe = regexp.MustCompile(nameRe + `,\s+(?i:(?:my|our)\s+` + roleAdj + `(` + roleAlt + `))\b`)
 	// Possessor chains: "Jake's daughter Lily", "Jake's daughter, Lily"

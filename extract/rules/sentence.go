@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -101,8 +102,11 @@ func informative(s string) bool {
 	}
 	switch words[0] {
 	case "let's", "lets", "let", "please", "don't", "remember", "keep", "make", "try", "imagine":
-		// Exhortations and advice state no fact.
-		return false
+		// Exhortations and advice state no fact, unless the speaker goes
+		// on to say what they did ("Don't judge me but I switched …").
+		if !slices.Contains(words[1:], "i") {
+			return false
+		}
 	case "you", "your", "you're", "you've", "you'll", "you'd", "what", "how", "why", "who", "where", "when", "which", "do", "did", "does", "is", "are", "can", "could", "would", "will", "should", "have", "has":
 		return false
 	}
