@@ -139,13 +139,13 @@ func reports(s string) bool {
 		}
 		for j := i + 1; j < len(words) && j <= i+4; j++ {
 			v := words[j]
-			if modals[v] {
+			if modals[v] || otherSubjects[v] {
 				break
 			}
 			if v == "used" {
 				return true
 			}
-			if (pastForms[v] && !modals[v] && v != "let" && v != "read" && v != "need") || (strings.HasSuffix(v, "ed") && len(v) > 4) {
+			if (pastForms[v] && !modals[v] && v != "let" && v != "read" && v != "need") || (strings.HasSuffix(v, "ed") && !strings.HasSuffix(v, "eed") && len(v) > 4) {
 				return true
 			}
 			if strings.HasSuffix(v, "ing") && len(v) > 4 && j > i+1 && (words[j-1] == "am" || words[j-1] == "are" || words[j-1] == "been" || adverbs[words[j-1]]) {
@@ -268,7 +268,7 @@ func standalone(s string, v voice, ref time.Time) string {
 		out := w
 		conj := false
 		switch {
-		case conjugateNext && (adverbs[lw] || strings.HasSuffix(lw, "ly") && len(lw) > 4):
+		case conjugateNext && (adverbs[lw] || strings.HasSuffix(lw, "ly") && len(lw) > 4 || (lw == "sort" || lw == "kind") && next == "of" || lw == "of" && (prev == "sort" || prev == "kind")):
 			// "Caroline really loves": the verb is further on.
 			b.WriteString(w)
 			continue
@@ -328,6 +328,10 @@ func standalone(s string, v voice, ref time.Time) string {
 			out = v.other + " is"
 		case v.other != "" && lw == "you've":
 			out = v.other + " has"
+		case v.other != "" && lw == "you'll":
+			out = v.other + " will"
+		case v.other != "" && lw == "you'd":
+			out = v.other + " would"
 		}
 		if i == 0 && out != v.name && out != v.other && !strings.HasPrefix(out, v.name) && !strings.HasPrefix(out, v.other) {
 			out = capitalize(out)
@@ -373,6 +377,10 @@ func leftOutSubject(s string) bool {
 		}
 		if i > 0 && (startsUpper(w) || notSubjectless[lw]) {
 			return false
+		}
+		if lw == "been" {
+			// "Been practicing hard", not "Been a while".
+			return i+1 < len(locs) && strings.HasSuffix(strings.ToLower(s[locs[i+1][0]:locs[i+1][1]]), "ing")
 		}
 		return true
 	}
@@ -487,7 +495,7 @@ func impersonal(s string) bool {
 }
 
 var impersonalOpeners = listSet(strings.Fields(`it it's that that's this these those they they're there there's here's
-nothing everything something such what being having seeing`))
+nothing everything something such what being having seeing seems`))
 
 // addressed reports whether a sentence speaks of the listener ("you").
 func addressed(s string) bool {
@@ -498,5 +506,9 @@ func addressed(s string) bool {
 	}
 	return false
 }
+
+// otherSubjects start a clause about someone else: a verb after them is
+// not the speaker's.
+var otherSubjects = listSet(strings.Fields(`you you'll you're you've you'd he she they it he's she's they're it's that`))
 
 var secondPerson = listSet(strings.Fields(`you your yours yourself yourselves you're you've you'll you'd`))
