@@ -259,6 +259,8 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 		about := informative(s)
 		expanded := expandContractions(s)
 		spans := temporal.Parse(expanded, ref)
+		v := v
+		v.noDates = len(spans) == 0
 		var when *time.Time
 		if len(spans) > 0 && !spans[0].Start.After(ref) {
 			t := spans[0].Start
@@ -302,7 +304,10 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 			for _, f := range c.endingFacts(subject, speakerType, clause, ref) {
 				add(f)
 			}
-			clauseSpans := temporal.Parse(clause, ref)
+			var clauseSpans []temporal.Span
+			if len(spans) > 0 {
+				clauseSpans = temporal.Parse(clause, ref)
+			}
 			clauseWhen := when
 			if len(clauseSpans) > 0 && !clauseSpans[0].Start.After(ref) {
 				t := clauseSpans[0].Start

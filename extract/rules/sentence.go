@@ -15,6 +15,10 @@ import (
 type voice struct {
 	name  string // the speaker's name, or "user"
 	other string // whom "you" means: the other speaker, or ""
+	// noDates is set when the sentence holds no date expression, so
+	// standalone need not look for one (temporal.Parse is the costliest
+	// step of extraction).
+	noDates bool
 }
 
 var wordRe = regexp.MustCompile(`[\p{L}\p{N}][\p{L}\p{N}'’-]*`)
@@ -241,7 +245,9 @@ func standalone(s string, v voice, ref time.Time) string {
 	if leftOutSubject(s) {
 		s = restoreSubject(s, lowerWords(s))
 	}
-	s = resolveDates(s, ref)
+	if !v.noDates {
+		s = resolveDates(s, ref)
+	}
 	locs := wordRe.FindAllStringIndex(s, -1)
 	var b strings.Builder
 	last := 0
