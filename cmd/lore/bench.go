@@ -14,6 +14,7 @@ import (
 
 const benchUsage = `Usage: lore bench locomo|longmemeval --data FILE [--split tune|validate|all] [--out FILE.json] [flags]
        lore bench facts --data FILE [--out FILE.json] [--misses FILE.jsonl] [flags]
+       lore bench observations --data locomo.json [--split tune|validate|all] [--sample N] [flags]
 
 locomo, longmemeval: ingests the benchmark through Lore's own ingestion path
 and reports retrieval quality (recall, frac, NDCG at k, turn and session
@@ -23,6 +24,10 @@ level) for the default pipeline and each ablation, and search latency.
 facts: asks a relational question set (fixtures/relational/*.json) of each
 user's own memory and reports pass@1 and pass@3 by kind, for the default
 pipeline and without the graph.
+
+observations: ingests LoCoMo and scores the extracted facts against its
+observation gold facts: coverage, precision and echo rate (bench/README.md,
+Fact quality).
 
 Run 'lore bench locomo -h' or 'lore bench facts -h' for every flag.
 `
