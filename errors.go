@@ -8,12 +8,16 @@ import (
 // Error codes. Every layer returns these for failures whose meaning is known;
 // api/ maps each code to one HTTP status in a single table.
 const (
-	EINVALID     = "invalid"     // bad input from the caller (HTTP 400)
-	ENOTFOUND    = "not_found"   // the record does not exist in the caller's scope (404)
-	ECONFLICT    = "conflict"    // the write conflicts with stored state (409)
-	ETOOLARGE    = "too_large"   // the input exceeds a configured limit (413)
-	EUNAVAILABLE = "unavailable" // a dependency is down or not configured (503)
-	EINTERNAL    = "internal"    // anything else; details are logged, not shown (500)
+	EINVALID      = "invalid"                // bad input from the caller (HTTP 400)
+	EUNAUTHORIZED = "unauthorized"           // no API key, or an unknown, revoked or expired one (401)
+	EFORBIDDEN    = "forbidden"              // the key does not cover what the request names, or a browser-safety check refused it (403)
+	ENOTFOUND     = "not_found"              // the record does not exist in the caller's scope (404)
+	ECONFLICT     = "conflict"               // the write conflicts with stored state (409)
+	ETOOLARGE     = "too_large"              // the input exceeds a configured limit (413)
+	EMEDIATYPE    = "unsupported_media_type" // a request body that is not application/json (415)
+	ERATELIMITED  = "rate_limited"           // the caller's key has used up its request budget (429)
+	EUNAVAILABLE  = "unavailable"            // a dependency is down or not configured (503)
+	EINTERNAL     = "internal"               // anything else; details are logged, not shown (500)
 )
 
 // Error is an application error with a machine-readable code and a message

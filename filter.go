@@ -56,6 +56,13 @@ type FactFilter struct {
 // FactUpdate changes a fact and records one history event of kind Event
 // (EventUpdate when empty). Nil fields are left alone.
 type FactUpdate struct {
+	// Triple, when non-nil, replaces what the fact states. Stores check
+	// that both ends are entities of the fact's namespace (EINVALID
+	// otherwise), re-derive its deduplication key from the new triple and
+	// move its graph edges; when another current fact already states the
+	// new triple they refuse with ECONFLICT naming it, so that no two
+	// current facts ever share a key.
+	Triple     *Triple
 	Text       *string
 	Confidence *float64
 	InvalidAt  *time.Time
@@ -64,6 +71,17 @@ type FactUpdate struct {
 	Event      EventKind
 	Actor      string
 	Reason     string
+}
+
+// Triple is what a fact states: its subject, predicate and object.
+type Triple struct {
+	SubjectID string
+	Subject   string // the subject entity's name; the store's when empty
+	Predicate string // normalized by the store
+	// ObjectID is the object entity's id, or "" when the object is the
+	// literal Object.
+	ObjectID string
+	Object   string // the object entity's name (the store's when empty) or the literal
 }
 
 // NeighborhoodQuery asks for the facts within MaxHops of the seed entities.

@@ -36,8 +36,10 @@ type GraphStore interface {
 	// MergeFact adds f, or, if a current fact with the same namespace,
 	// subject, predicate and ObjectKey exists, merges into it: Count grows by
 	// max(f.Count, 1), FirstSeen/LastSeen widen, sources are unioned and
-	// Confidence becomes the larger. It records ADD or MERGE history and
-	// returns the stored fact with the event kind.
+	// Confidence becomes the larger. A fact given already closed (not
+	// Current at the store's now) is always added, never merged, so that
+	// an ending is never lost in a current twin. It records ADD or MERGE
+	// history and returns the stored fact with the event kind.
 	MergeFact(ctx context.Context, f *Fact, actor string) (*Fact, EventKind, error)
 	FindFacts(ctx context.Context, filter FactFilter) ([]*Fact, error)
 	UpdateFact(ctx context.Context, scope Scope, id string, upd FactUpdate) (*Fact, error)

@@ -16,8 +16,10 @@ const MaxIDLength = 256
 //
 // A Scope used for reading selects every record whose tenant is equal and
 // whose user, agent and run equal the reading scope's wherever the reading
-// scope sets them (see Contains). A read must set UserID or AgentID, so no
-// request is ever answered across users.
+// scope sets them, with one rule more: a read that names an agent and no
+// user selects the agent's own records only, those stored with no user (see
+// Contains). A read must set UserID or AgentID, so no request is ever
+// answered across users, not even through an agent they share.
 type Scope struct {
 	TenantID string `json:"tenant_id"`
 	UserID   string `json:"user_id,omitempty"`
@@ -70,10 +72,12 @@ func ValidateID(field, value string) error {
 }
 
 // Contains reports whether a record stored under rec is visible to a read
-// under s: same tenant, and equal on every field that s sets.
+// under s: same tenant, equal on every field that s sets, and, when s names
+// an agent but no user, stored with no user: an agent-only read never sees
+// the memories of the users who talk to that agent.
 func (s Scope) Contains(rec Scope) bool {
 	return s.TenantID == rec.TenantID &&
-		(s.UserID == "" || s.UserID == rec.UserID) &&
+		(s.UserID == rec.UserID || (s.UserID == "" && s.AgentID == "")) &&
 		(s.AgentID == "" || s.AgentID == rec.AgentID) &&
 		(s.RunID == "" || s.RunID == rec.RunID)
 }

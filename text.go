@@ -45,21 +45,6 @@ func NormalizePredicate(p string) (string, error) {
 	return out, nil
 }
 
-// SingleValued reports whether a subject holds at most one current object
-// for the predicate, so that a new object contradicts the old one (someone
-// lives in one city at a time, but likes many things).
-func SingleValued(predicate string) bool {
-	switch predicate {
-	case "lives_in", "works_at", "works_as", "job_title", "age", "birthday", "born_on",
-		"name", "is_named", "married_to", "is_married_to", "relationship_status",
-		"located_in", "employer", "studies_at", "current_city", "nationality",
-		"favorite_color", "favorite_food", "favorite_book", "favorite_movie", "favorite_sport",
-		"has_job", "is_dating", "engaged_to":
-		return true
-	}
-	return false
-}
-
 // ParseTime reads an RFC 3339 timestamp, the same without a zone (UTC) or a
 // plain date (midnight UTC), as the API and the CLI accept them. An empty
 // value is nil; anything else is EINVALID naming field.

@@ -30,6 +30,9 @@ func (s *Server) decodeBody(c *gin.Context, dst any) error {
 		}
 		return lore.Errorf(lore.EINVALID, "request body could not be read")
 	}
+	if err := checkBodyUTF8(body); err != nil {
+		return err
+	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return lore.Errorf(lore.EINVALID, "request body is empty; a JSON object is required")
 	}

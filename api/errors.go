@@ -34,6 +34,14 @@ func HTTPStatus(err error) int {
 		return http.StatusConflict
 	case lore.ETOOLARGE:
 		return http.StatusRequestEntityTooLarge
+	case lore.EUNAUTHORIZED:
+		return http.StatusUnauthorized
+	case lore.EFORBIDDEN:
+		return http.StatusForbidden
+	case lore.ERATELIMITED:
+		return http.StatusTooManyRequests
+	case lore.EMEDIATYPE:
+		return http.StatusUnsupportedMediaType
 	case lore.EUNAVAILABLE:
 		return http.StatusServiceUnavailable
 	default:

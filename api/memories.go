@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -187,6 +188,9 @@ func (s *Server) searchMemories(c *gin.Context) {
 		return
 	}
 	rreq, err := req.toRetrieve(scope)
+	if err == nil {
+		err = checkQuery(req.Query)
+	}
 	if err != nil {
 		s.writeError(c, err)
 		return
@@ -258,6 +262,9 @@ func (s *Server) listMemories(c *gin.Context) {
 		return
 	}
 	size, err := queryInt(c, "page_size", defaultPageSize, 1, maxPageSize)
+	if err == nil {
+		err = checkPage(page, size)
+	}
 	if err != nil {
 		s.writeError(c, err)
 		return
@@ -365,10 +372,16 @@ type updateRequest struct {
 	Text     *string        `json:"text"`
 	Memory   *string        `json:"memory"`
 	Metadata map[string]any `json:"metadata"`
-	TenantID string         `json:"tenant_id"`
-	UserID   string         `json:"user_id"`
-	AgentID  string         `json:"agent_id"`
-	RunID    string         `json:"run_id"`
+	// Subject, Predicate, Object and ObjectIsEntity change what a fact
+	// states.
+	Subject        *string `json:"subject"`
+	Predicate      *string `json:"predicate"`
+	Object         *string `json:"object"`
+	ObjectIsEntity *bool   `json:"object_is_entity"`
+	TenantID       string  `json:"tenant_id"`
+	UserID         string  `json:"user_id"`
+	AgentID        string  `json:"agent_id"`
+	RunID          string  `json:"run_id"`
 }
 
 // newText returns the requested text: text or its alias memory, nil when
@@ -382,8 +395,8 @@ func (r *updateRequest) newText() (*string, error) {
 		t = r.Memory
 	}
 	if t == nil {
-		if r.Metadata == nil {
-			return nil, lore.Errorf(lore.EINVALID, "text (or memory) is required unless metadata is given")
+		if r.Metadata == nil && !r.changesTriple() {
+			return nil, lore.Errorf(lore.EINVALID, "text (or memory) is required unless metadata, subject, predicate or object is given")
 		}
 		return nil, nil
 	}
@@ -392,6 +405,12 @@ func (r *updateRequest) newText() (*string, error) {
 		return nil, lore.Errorf(lore.EINVALID, "text is empty")
 	}
 	return &trimmed, nil
+}
+
+// changesTriple reports whether the request names a fact's subject,
+// predicate or object.
+func (r *updateRequest) changesTriple() bool {
+	return r.Subject != nil || r.Predicate != nil || r.Object != nil || r.ObjectIsEntity != nil
 }
 
 // orQuery fills the scope fields a body left empty from the query.
@@ -417,6 +436,9 @@ func (s *Server) updateMemory(c *gin.Context) {
 		return
 	}
 	text, err := req.newText()
+	if err == nil {
+		err = s.checkContent("text", text)
+	}
 	if err != nil {
 		s.writeError(c, err)
 		return
@@ -428,21 +450,34 @@ func (s *Server) updateMemory(c *gin.Context) {
 		return
 	}
 	if f != nil {
-		updated, err := s.Store.UpdateFact(ctx, scope, f.ID, lore.FactUpdate{Text: text, Metadata: req.Metadata, Event: lore.EventUpdate, Actor: apiActor, Reason: "updated through the API"})
+		// The triple follows the text: given, or re-derived from it, or
+		// the change is refused with a message saying how to make it.
+		updated, err := s.Ingest.ChangeFact(ctx, scope, f.ID, ingest.FactChange{
+			Text: text, Metadata: req.Metadata,
+			Subject: req.Subject, Predicate: req.Predicate, Object: req.Object, ObjectIsEntity: req.ObjectIsEntity,
+		})
 		if err != nil {
 			s.writeError(c, err)
-			return
-		}
-		if err := s.Ingest.IndexFacts(ctx, []*lore.Fact{updated}); err != nil {
-			s.writeError(c, fmt.Errorf("api: reindex fact %s: %w", updated.ID, err))
 			return
 		}
 		c.JSON(http.StatusOK, factMemory(updated))
 		return
 	}
+	if req.changesTriple() {
+		s.writeError(c, lore.Errorf(lore.EINVALID, "memory %q is an episode; subject, predicate and object apply to facts only", ep.ID))
+		return
+	}
 	updated, err := s.Store.UpdateEpisode(ctx, scope, ep.ID, lore.EpisodeUpdate{Content: text, Metadata: req.Metadata, Actor: apiActor, Reason: "updated through the API"})
 	if err != nil {
 		s.writeError(c, err)
+		return
+	}
+	// The new content may be split into passages otherwise than the old:
+	// every document the episode may have goes before it is indexed anew.
+	stale := append(ingest.EpisodeDocIDs(ep), ingest.EpisodeDocIDs(updated)...)
+	slices.Sort(stale)
+	if err := s.Index.Delete(ctx, scope, slices.Compact(stale)); err != nil {
+		s.writeError(c, fmt.Errorf("api: unindex episode %s: %w", updated.ID, err))
 		return
 	}
 	if err := s.Ingest.IndexEpisodes(ctx, []*lore.Episode{updated}); err != nil {
@@ -466,16 +501,18 @@ func (s *Server) deleteMemory(c *gin.Context) {
 		return
 	}
 	ctx := c.Request.Context()
-	f, _, err := s.findMemory(ctx, scope, c.Param("id"))
+	f, ep, err := s.findMemory(ctx, scope, c.Param("id"))
 	if err != nil {
 		s.writeError(c, err)
 		return
 	}
 	id, kind := c.Param("id"), lore.KindEpisode
+	docs := []string{id}
 	if f != nil {
 		kind = lore.KindFact
 		err = s.Store.DeleteFact(ctx, scope, id, apiActor)
 	} else {
+		docs = ingest.EpisodeDocIDs(ep)
 		err = s.Store.DeleteEpisode(ctx, scope, id, apiActor)
 	}
 	if err != nil {
@@ -484,7 +521,7 @@ func (s *Server) deleteMemory(c *gin.Context) {
 	}
 	// The store is the record of truth: search hydrates from it and drops
 	// ids it no longer holds, so a failure here leaves no visible memory.
-	if err := s.Index.Delete(ctx, scope, []string{id}); err != nil {
+	if err := s.Index.Delete(ctx, scope, docs); err != nil {
 		s.writeError(c, fmt.Errorf("api: unindex %s: %w", id, err))
 		return
 	}

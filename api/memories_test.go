@@ -362,7 +362,7 @@ func TestTenantFromHeaderBodyAndMiddleware(t *testing.T) {
 	if p := decode[memoryPage](t, e.must(http.StatusOK, "GET", "/v1/memories?user_id=alice", nil)); len(p.Results) != 1 {
 		t.Errorf("list under the authenticated tenant=%d memories, want 1", len(p.Results))
 	}
-	wantError(t, e.do("GET", "/v1/memories?user_id=alice", nil, TenantHeader, "default"), http.StatusBadRequest, lore.EINVALID, "authenticated tenant")
+	wantError(t, e.do("GET", "/v1/memories?user_id=alice", nil, TenantHeader, "default"), http.StatusForbidden, lore.EFORBIDDEN, "authenticated tenant")
 }
 
 func TestHealthAndReadiness(t *testing.T) {

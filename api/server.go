@@ -34,8 +34,12 @@ type Server struct {
 	MaxBodyBytes int64
 	// Middleware wraps every request, outermost first, before routing. It is
 	// the seam for authentication: a middleware that authenticates a caller
-	// sets its tenant on the request context with WithTenant.
+	// sets its tenant on the request context with WithTenant (Auth's sets
+	// the whole key with WithKey), and for browser safety (Browser).
 	Middleware []func(http.Handler) http.Handler
+	// Auth holds the API keys that /v1/keys manages; nil answers those
+	// routes 503. Its Middleware belongs in Middleware.
+	Auth *Auth
 }
 
 func (s *Server) logger() *slog.Logger {
@@ -54,7 +58,7 @@ func (s *Server) maxBodyBytes() int64 {
 
 // Handler returns the API as an http.Handler.
 func (s *Server) Handler() http.Handler {
-	var h http.Handler = s.engine()
+	var h http.Handler = s.guardInput(s.engine())
 	for i := len(s.Middleware) - 1; i >= 0; i-- {
 		h = s.Middleware[i](h)
 	}
@@ -88,6 +92,7 @@ func (s *Server) engine() *gin.Engine {
 
 	v1 := r.Group("/v1")
 	v1.POST("/memories", s.addMemories)
+	v1.POST("/facts", s.addFact)
 	v1.POST("/memories/search", s.searchMemories)
 	v1.GET("/memories", s.listMemories)
 	v1.DELETE("/memories", s.eraseMemories)
@@ -99,6 +104,9 @@ func (s *Server) engine() *gin.Engine {
 	v1.POST("/jobs/:id/retry", s.retryJob)
 	v1.GET("/users/:user_id/graph", s.userGraph)
 	v1.POST("/embeddings", s.embeddings)
+	v1.POST("/keys", s.createKey)
+	v1.GET("/keys", s.listKeys)
+	v1.DELETE("/keys/:id", s.revokeKey)
 	return r
 }
 
@@ -179,8 +187,10 @@ type scopeParams struct {
 
 // scope resolves a request's scope: the tenant from the authenticated
 // context, the X-Lore-Tenant header or the tenant_id field (default
-// "default"), and the user, agent and run from p. It returns EINVALID
-// unless the scope names a user or an agent.
+// "default"), and the user, agent and run from p. It returns EFORBIDDEN
+// when the request names another tenant than its key's, or a user or agent
+// the key is not pinned to, and EINVALID unless the scope names a user or
+// an agent.
 func (s *Server) scope(c *gin.Context, p scopeParams) (lore.Scope, error) {
 	tenant := p.TenantID
 	header := c.GetHeader(TenantHeader)
@@ -192,11 +202,15 @@ func (s *Server) scope(c *gin.Context, p scopeParams) (lore.Scope, error) {
 	}
 	if fixed, ok := c.Request.Context().Value(tenantKey{}).(string); ok {
 		if tenant != "" && tenant != fixed {
-			return lore.Scope{}, lore.Errorf(lore.EINVALID, "tenant_id %q is not the authenticated tenant", tenant)
+			return lore.Scope{}, lore.Errorf(lore.EFORBIDDEN, "tenant_id %q is not the authenticated tenant", tenant)
 		}
 		tenant = fixed
 	}
 	sc := lore.Scope{TenantID: tenant, UserID: p.UserID, AgentID: p.AgentID, RunID: p.RunID}.WithDefaults()
+	// A key pinned to a user or an agent fills in and enforces it.
+	if err := applyPins(c.Request.Context(), &sc); err != nil {
+		return lore.Scope{}, err
+	}
 	if err := sc.Validate(); err != nil {
 		return lore.Scope{}, err
 	}

@@ -41,7 +41,7 @@ func (r *batchRun) userEntity(ctx context.Context) (*lore.Entity, error) {
 	if r.user != nil {
 		return r.user, nil
 	}
-	first, last := timeRange(r.order)
+	first, last := r.seen()
 	u, err := r.s.Store.MergeEntity(ctx, &lore.Entity{
 		Scope: r.ns, Name: userName(r.scope), Type: lore.UserEntityType, Aliases: userAliases(),
 		Mentions: 1, FirstSeen: first, LastSeen: last,
@@ -97,7 +97,7 @@ func (r *batchRun) resolveEntities(ctx context.Context, ents []lore.ExtractedEnt
 	if err != nil {
 		return err
 	}
-	first, last := timeRange(r.order)
+	first, last := r.seen()
 	for i, xe := range ents {
 		norm := lore.NormalizeName(xe.Name)
 		if norm == "" {
@@ -243,7 +243,7 @@ func (r *batchRun) entity(ctx context.Context, name, typ string) (*lore.Entity, 
 	if e := r.resolved[lore.NormalizeName(name)]; e != nil {
 		return e, nil
 	}
-	first, last := timeRange(r.order)
+	first, last := r.seen()
 	e, err := r.s.Store.MergeEntity(ctx, &lore.Entity{Scope: r.ns, Name: name, Type: entityType(typ), Mentions: 1, FirstSeen: first, LastSeen: last})
 	if err != nil {
 		return nil, fmt.Errorf("ingest: merge entity %q: %w", name, err)
@@ -305,6 +305,11 @@ func (r *batchRun) applyFact(ctx context.Context, xf *lore.ExtractedFact) error 
 		}
 	}
 
+	if !f.Current(r.now) {
+		// An ending closes its own twin and nothing else, whatever the
+		// extractor resolved it against: merge finds the twin by triple.
+		return r.end(ctx, f)
+	}
 	res := xf.Resolution
 	var cand *lore.Fact
 	if res.Kind == "duplicate" || res.Kind == "contradicts" {
@@ -336,8 +341,9 @@ func (r *batchRun) newFact(subj *lore.Entity, pred, text string, conf float64, v
 	if conf <= 0 || conf > 1 {
 		conf = defaultConfidence
 	}
-	if validAt == nil {
-		// Absent a stated date, a fact holds from when it was said.
+	if validAt == nil && (invalidAt == nil || invalidAt.After(first)) {
+		// Absent a stated date, a fact holds from when it was said. A
+		// fact said to have ended by then began at some unknown time.
 		validAt = &first
 	}
 	ids := make([]string, len(srcs))
@@ -394,7 +400,9 @@ func (r *batchRun) merge(ctx context.Context, f *lore.Fact, supersede bool) erro
 	var others []*lore.Fact
 	for _, e := range existing {
 		if e.ObjectKey() == key {
-			if containsAll(e.SourceEpisodeIDs, f.SourceEpisodeIDs) {
+			// A fact written through the API has no sources; each
+			// statement of it counts.
+			if len(f.SourceEpisodeIDs) > 0 && containsAll(e.SourceEpisodeIDs, f.SourceEpisodeIDs) {
 				r.record(e, f.SourceEpisodeIDs)
 				r.events = append(r.events, lore.MemoryEvent{ID: e.ID, Memory: e.Text, Event: lore.EventNone, Type: lore.KindFact})
 				return nil
@@ -403,8 +411,7 @@ func (r *batchRun) merge(ctx context.Context, f *lore.Fact, supersede bool) erro
 		}
 		others = append(others, e)
 	}
-	alreadyEnded := f.InvalidAt != nil && !f.InvalidAt.After(r.now)
-	if supersede && lore.SingleValued(f.Predicate) && !alreadyEnded {
+	if supersede && r.single.Has(f.Predicate) {
 		for _, o := range others {
 			if o.ValidAt != nil && f.ValidAt != nil && f.ValidAt.Before(*o.ValidAt) {
 				// f was true before o: it arrived late, and o ended it.
@@ -422,6 +429,60 @@ func (r *batchRun) merge(ctx context.Context, f *lore.Fact, supersede bool) erro
 	stored, kind, err := r.s.Store.MergeFact(ctx, f, r.actor)
 	if err != nil {
 		return fmt.Errorf("ingest: merge fact %q: %w", f.Text, err)
+	}
+	r.record(stored, f.SourceEpisodeIDs)
+	r.stored[stored.ID] = stored
+	r.events = append(r.events, lore.MemoryEvent{ID: stored.ID, Memory: stored.Text, Event: kind, Type: lore.KindFact})
+	return nil
+}
+
+// end applies a fact that has already ended (InvalidAt at or before now):
+// it closes the current fact with the same subject, predicate and object at
+// f.InvalidAt, or, when there is none, stores f already closed. An ending
+// closes nothing else and reopens nothing; one whose fact is already closed
+// changes nothing, so re-running a job or restating an ending is harmless.
+func (r *batchRun) end(ctx context.Context, f *lore.Fact) error {
+	twins, err := r.s.Store.FindFacts(ctx, lore.FactFilter{Scope: r.ns, SubjectID: f.SubjectID, Predicate: f.Predicate, IncludeInvalidated: true})
+	if err != nil {
+		return fmt.Errorf("ingest: find facts of %s %s: %w", f.Subject, f.Predicate, err)
+	}
+	key := f.ObjectKey()
+	twins = slices.DeleteFunc(twins, func(e *lore.Fact) bool { return e.ObjectKey() != key })
+	for _, e := range twins {
+		// A current twin that began after this ending is a later spell
+		// of the same fact (an older message imported late); it stays.
+		if !e.Current(r.now) || (e.ValidAt != nil && f.InvalidAt != nil && e.ValidAt.After(*f.InvalidAt)) {
+			continue
+		}
+		now := r.now
+		at := now
+		if f.InvalidAt != nil {
+			at = *f.InvalidAt
+		}
+		upd, err := r.s.Store.UpdateFact(ctx, e.Scope, e.ID, lore.FactUpdate{
+			InvalidAt: &at, ExpiredAt: &now, Event: lore.EventInvalidate, Actor: r.actor,
+			Reason: "ended: " + f.Text,
+		})
+		if lore.ErrorCode(err) == lore.ENOTFOUND {
+			continue // deleted meanwhile
+		} else if err != nil {
+			return fmt.Errorf("ingest: end fact %s: %w", e.ID, err)
+		}
+		delete(r.stored, e.ID)
+		r.events = append(r.events, lore.MemoryEvent{ID: upd.ID, Memory: upd.Text, Event: lore.EventInvalidate, Type: lore.KindFact})
+		return nil
+	}
+	for _, e := range twins {
+		if !e.Current(r.now) {
+			r.events = append(r.events, lore.MemoryEvent{ID: e.ID, Memory: e.Text, Event: lore.EventNone, Type: lore.KindFact})
+			return nil
+		}
+	}
+	// Nothing to close: the fact is kept as history, already closed. The
+	// store never merges a closed fact into a current one.
+	stored, kind, err := r.s.Store.MergeFact(ctx, f, r.actor)
+	if err != nil {
+		return fmt.Errorf("ingest: store ended fact %q: %w", f.Text, err)
 	}
 	r.record(stored, f.SourceEpisodeIDs)
 	r.stored[stored.ID] = stored

@@ -50,6 +50,7 @@ type batchRun struct {
 	actor    string
 	name     string // the extractor's name and version
 	now      time.Time
+	single   lore.PredicateSet // single-valued predicates
 
 	user     *lore.Entity
 	resolved map[string]*lore.Entity // normalized name or alias → stored entity
@@ -58,18 +59,34 @@ type batchRun struct {
 	byEp     map[string][]*lore.Fact // facts per source episode
 }
 
-// extractBatch extracts from one batch and applies the result.
-func (s *Service) extractBatch(ctx context.Context, scope lore.Scope, eps []*lore.Episode) ([]lore.MemoryEvent, error) {
-	if len(eps) == 0 {
-		return nil, nil
-	}
+// newRun starts applying facts stated in eps (none for facts written
+// through the API) to the scope's graph.
+func (s *Service) newRun(scope lore.Scope, eps []*lore.Episode) *batchRun {
 	r := &batchRun{
-		s: s, scope: scope, ns: scope.Namespace(), eps: map[string]*lore.Episode{}, order: eps, now: s.now(),
+		s: s, scope: scope, ns: scope.Namespace(), eps: map[string]*lore.Episode{}, order: eps, now: s.now(), single: s.singleValued(),
 		resolved: map[string]*lore.Entity{}, stored: map[string]*lore.Fact{}, byEp: map[string][]*lore.Fact{},
 	}
 	for _, ep := range eps {
 		r.eps[ep.ID] = ep
 	}
+	return r
+}
+
+// seen returns when the run's facts were stated: the span of its episodes,
+// or now for facts written through the API.
+func (r *batchRun) seen() (first, last time.Time) {
+	if len(r.order) == 0 {
+		return r.now, r.now
+	}
+	return timeRange(r.order)
+}
+
+// extractBatch extracts from one batch and applies the result.
+func (s *Service) extractBatch(ctx context.Context, scope lore.Scope, eps []*lore.Episode) ([]lore.MemoryEvent, error) {
+	if len(eps) == 0 {
+		return nil, nil
+	}
+	r := s.newRun(scope, eps)
 	var err error
 	if r.cands, r.candFact, err = s.candidates(ctx, scope, eps); err != nil {
 		return nil, err

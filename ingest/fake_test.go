@@ -188,7 +188,7 @@ func (m *memStore) MergeFact(_ context.Context, f *lore.Fact, actor string) (*lo
 	now := time.Now()
 	ns := f.Scope.Namespace()
 	for _, x := range m.facts {
-		if x.Scope.Namespace() == ns && x.SubjectID == f.SubjectID && x.Predicate == f.Predicate && x.ObjectKey() == f.ObjectKey() && x.Current(now) {
+		if f.Current(now) && x.Scope.Namespace() == ns && x.SubjectID == f.SubjectID && x.Predicate == f.Predicate && x.ObjectKey() == f.ObjectKey() && x.Current(now) {
 			before := x.Text
 			x.Count += max(f.Count, 1)
 			if f.FirstSeen.Before(x.FirstSeen) {
@@ -245,6 +245,9 @@ func (m *memStore) FindFacts(_ context.Context, f lore.FactFilter) ([]*lore.Fact
 }
 
 func (m *memStore) UpdateFact(_ context.Context, scope lore.Scope, id string, u lore.FactUpdate) (*lore.Fact, error) {
+	if u.Triple != nil {
+		return nil, unsupported("UpdateFact of a triple")
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, x := range m.facts {

@@ -67,13 +67,50 @@ func factDocs(facts []*lore.Fact) []lore.IndexDoc {
 
 // episodeDocs returns the index documents of episodes, each keyed with the
 // turn before it and the facts extracted from it (both by episode id; nil
-// for none).
+// for none). An episode longer than lore.PassageThreshold is indexed as its
+// passages instead (see passageDocs).
 func episodeDocs(eps []*lore.Episode, prev map[string]*lore.Episode, facts map[string][]*lore.Fact) []lore.IndexDoc {
-	docs := make([]lore.IndexDoc, len(eps))
-	for i, ep := range eps {
-		docs[i] = lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: ep.Scope, Text: retrieve.EpisodeKey(ep, prev[ep.ID], facts[ep.ID]), Time: ep.OccurredAt}
+	docs := make([]lore.IndexDoc, 0, len(eps))
+	for _, ep := range eps {
+		if ps := lore.Passages(ep.Content); ps != nil {
+			docs = append(docs, passageDocs(ep, ps, prev[ep.ID])...)
+			continue
+		}
+		docs = append(docs, lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: ep.Scope, Text: retrieve.EpisodeKey(ep, prev[ep.ID], facts[ep.ID]), Time: ep.OccurredAt})
 	}
 	return docs
+}
+
+// passageDocs returns the index documents of a long episode's passages,
+// under lore.PassageID ids: one document of the whole would be found by
+// nothing (BM25 normalises by length, an embedder reads its first few
+// hundred words). The first passage carries the turn before, as a whole
+// episode's key does. The extracted facts' sentences are left out: they
+// are indexed as facts, and a passage found by them would not be where
+// the text says what the search asked.
+func passageDocs(ep *lore.Episode, ps []lore.Passage, prev *lore.Episode) []lore.IndexDoc {
+	docs := make([]lore.IndexDoc, len(ps))
+	for i, p := range ps {
+		part := *ep
+		part.Content = p.Text
+		text := retrieve.EpisodeKey(&part, nil, nil)
+		if i == 0 {
+			text = retrieve.EpisodeKey(&part, prev, nil)
+		}
+		docs[i] = lore.IndexDoc{ID: lore.PassageID(ep.ID, i), Kind: lore.KindEpisode, Scope: ep.Scope, Text: text, Time: ep.OccurredAt}
+	}
+	return docs
+}
+
+// EpisodeDocIDs returns every index document id an episode may have: its
+// own and, for a long one, its passages'. The api package deletes them
+// when the episode is deleted or its content changes.
+func EpisodeDocIDs(ep *lore.Episode) []string {
+	ids := []string{ep.ID}
+	for _, p := range lore.Passages(ep.Content) {
+		ids = append(ids, lore.PassageID(ep.ID, p.Index))
+	}
+	return ids
 }
 
 // upsert embeds the documents' texts in batches and writes them to the

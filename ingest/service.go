@@ -42,7 +42,9 @@ type Config struct {
 	EmbedBatchSize int
 	// MaxMessages bounds the messages of one Add.
 	MaxMessages int
-	// MaxContentBytes bounds one message's content.
+	// MaxContentBytes bounds one message's content. The default, 2 MiB, is
+	// the API's default body limit: a long message is stored whole and
+	// indexed in passages (lore.Passages).
 	MaxContentBytes int
 	// MaxCandidateEntities and MaxCandidateFacts bound the existing records
 	// given to the extractor to resolve against.
@@ -54,6 +56,11 @@ type Config struct {
 	// which an extracted entity is taken to be an existing one of the same
 	// type.
 	EntitySimilarity float64
+	// SingleValuedPredicates are added to lore's table of single-valued
+	// predicates (single_valued.txt): for these a subject holds one
+	// current object, and a new one closes the old. Entries are
+	// predicates, or "word_*" for every predicate starting with "word_".
+	SingleValuedPredicates []string
 }
 
 // DefaultConfig returns the defaults: four workers, two jobs per tenant at a
@@ -70,7 +77,7 @@ func DefaultConfig() Config {
 		BatchSize:            20,
 		EmbedBatchSize:       64,
 		MaxMessages:          500,
-		MaxContentBytes:      64 << 10,
+		MaxContentBytes:      2 << 20,
 		MaxCandidateEntities: 50,
 		MaxCandidateFacts:    50,
 		MaxNGram:             4,
@@ -125,6 +132,9 @@ type Service struct {
 	Config    Config         // zero fields take DefaultConfig's values
 	Logger    *slog.Logger   // nil: slog.Default()
 	Now       func() time.Time
+	// Rederiver re-derives a fact's triple from a text edited through
+	// ChangeFact; nil means the rules extractor.
+	Rederiver lore.Extractor
 
 	// wake tells idle workers that Add enqueued a job, so they need not wait
 	// for the next poll.
@@ -179,6 +189,18 @@ func validRole(role string) bool {
 }
 
 func (s *Service) cfg() Config { return s.Config.withDefaults() }
+
+// singleValued returns the single-valued predicates: lore's table and
+// Config.SingleValuedPredicates. cmd/lore checks the entries at start;
+// should a bad one get here, the table alone is used and it is logged.
+func (s *Service) singleValued() lore.PredicateSet {
+	set, err := lore.SingleValuedPredicates(s.Config.SingleValuedPredicates...)
+	if err != nil {
+		s.logger().Warn("ingest: bad single-valued predicate ignored", "err", err)
+		set, _ = lore.SingleValuedPredicates()
+	}
+	return set
+}
 
 func (s *Service) logger() *slog.Logger {
 	if s.Logger != nil {

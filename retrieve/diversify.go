@@ -10,20 +10,54 @@ import (
 // similarity of stems at or above threshold; 0 or above 1: off) to a result
 // already kept, so the top is not one memory stated five times. With
 // sources set it also defers a result whose source episodes, as sources
-// gives them, are all covered by results already kept (a fact after the
-// turn it came from, or the turn after its facts): deferred results fill
-// the remaining places at the end, in order. sources must give the sources
-// a result will show: a turn a fact merged from but does not show is not
-// covered. This is the seam for MMR: it sees the ordered results and
-// chooses the top k.
-func diversify(results []Result, k int, threshold float64, sources func(Result) []string) []Result {
+// gives them, are all covered by results already kept: a turn a kept fact
+// shows among its sources, and, with deferFacts, a fact whose turns are
+// shown as results. Two facts from one turn say different things, so a
+// fact never covers another. A deferred result is passed over only by
+// results that score within margin of it: it comes back before the first
+// that scores lower by more (margin below 0: deferred results wait for the
+// end), so an answer is never pushed below results clearly weaker than it;
+// a result d.Keep names is never deferred.
+// sources must give the sources a result will show: a turn a fact merged
+// from but does not show is not covered. This is the seam for MMR: it sees
+// the ordered results and chooses the top k.
+func diversify(results []Result, k int, threshold float64, sources func(Result) []string, d deferral) []Result {
 	dedup := threshold > 0 && threshold <= 1
 	out := make([]Result, 0, min(len(results), k))
 	var (
-		kept    []map[string]bool
-		later   []Result
-		covered = map[string]bool{}
+		kept  []map[string]bool
+		later []Result
+		// shownEps are the turns kept as results; factEps the turns kept
+		// facts show.
+		shownEps = map[string]bool{}
+		factEps  = map[string]bool{}
 	)
+	covered := func(r Result, srcs []string) bool {
+		if len(srcs) == 0 {
+			return false
+		}
+		if r.Fact != nil {
+			return d.Facts && all(srcs, func(id string) bool { return shownEps[id] })
+		}
+		return all(srcs, func(id string) bool { return shownEps[id] || factEps[id] })
+	}
+	// flush brings back the deferred results that score more than the
+	// margin above next.
+	flush := func(next float64) {
+		if d.Margin < 0 {
+			return
+		}
+		n := 0
+		for _, r := range later {
+			if len(out) < k && r.Score > next+d.Margin {
+				out = append(out, r)
+				continue
+			}
+			later[n] = r
+			n++
+		}
+		later = later[:n]
+	}
 	for _, r := range results {
 		if len(out) == k {
 			break
@@ -53,12 +87,20 @@ func diversify(results []Result, k int, threshold float64, sources func(Result) 
 			continue
 		}
 		srcs := sources(r)
-		if len(srcs) > 0 && all(srcs, covered) {
+		if covered(r, srcs) && (d.Keep == nil || !d.Keep(r)) {
 			later = append(later, r)
 			continue
 		}
+		flush(r.Score)
+		if len(out) == k {
+			break
+		}
 		for _, id := range srcs {
-			covered[id] = true
+			if r.Fact != nil {
+				factEps[id] = true
+			} else {
+				shownEps[id] = true
+			}
 		}
 		out = append(out, r)
 	}
@@ -70,6 +112,18 @@ func diversify(results []Result, k int, threshold float64, sources func(Result) 
 	}
 	lowerToPlace(out)
 	return out
+}
+
+// deferral configures diversify's source diversity.
+type deferral struct {
+	// Facts defers a fact whose turns are shown as results.
+	Facts bool
+	// Margin is how far below a deferred result the results that pass it
+	// may score (below 0: no bound).
+	Margin float64
+	// Keep, when set, names results never deferred: those known to answer
+	// the query.
+	Keep func(Result) bool
 }
 
 // sourceIDs are the episodes a result stands for: a fact's sources, or the
@@ -84,9 +138,9 @@ func sourceIDs(r Result) []string {
 	return nil
 }
 
-func all(ids []string, set map[string]bool) bool {
+func all(ids []string, in func(string) bool) bool {
 	for _, id := range ids {
-		if !set[id] {
+		if !in(id) {
 			return false
 		}
 	}

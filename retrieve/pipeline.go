@@ -37,18 +37,29 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		return nil, lore.Errorf(lore.EINVALID, "since must be before until")
 	}
 	now := p.now()
+	at := asOf{T: req.QueryTime, Now: now, Explicit: !req.QueryTime.IsZero()}
 	if req.QueryTime.IsZero() {
-		req.QueryTime = now
+		req.QueryTime, at.T = now, now
 	}
 	cfg := p.Config
 	a := analyse(req.Query, req.QueryTime, p.temporal())
 
-	c, err := p.candidates(ctx, req, kinds, a)
+	c, err := p.candidates(ctx, req, kinds, a, at)
 	if err != nil {
 		return nil, err
 	}
+	passages := foldPassages(c) // long episodes' passage hits → the episode (passages.go)
 	if err := p.hydrate(ctx, req.Scope, c); err != nil {
 		return nil, err
+	}
+	if c.mentions != nil {
+		var dense map[string]float64
+		for _, s := range c.signals {
+			if s.Name == SignalDense {
+				dense = s.Scores
+			}
+		}
+		scoreMentions(c.mentions, c.episodes, c.kind, dense)
 	}
 	if cfg.Signals.Temporal && len(a.Spans) > 0 {
 		c.signals = append(c.signals, signal{Name: SignalTemporal, Weight: cfg.Weights.Temporal, Scores: temporalScores(c, a.Spans), Absolute: true})
@@ -72,7 +83,15 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		}
 	}
 
-	ordered := p.filter(req, now, c, f)
+	if cfg.CurrentRecency > 0 && cfg.CurrentRecency <= 1 && asksCurrent(a.Words) {
+		applyRecency(c, f, cfg.CurrentRecency)
+	}
+	if cfg.AssistantFactor > 0 && cfg.AssistantFactor < 1 && !asksAssistant(a.Words) {
+		applyAssistantFactor(c, f, cfg.AssistantFactor)
+	}
+
+	ordered := p.filter(req, at, c, f)
+	ordered = currentFirst(ordered, at, req.IncludeInvalidated)
 	var shown func(Result) []string
 	if cfg.SourceDiversity {
 		// The sources attachSources will show, so that a turn a fact
@@ -84,7 +103,11 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 			return sourceIDs(r)
 		}
 	}
-	ordered = diversify(ordered, req.TopK, cfg.DuplicateSimilarity, shown)
+	ordered = diversify(ordered, req.TopK, cfg.DuplicateSimilarity, shown, deferral{Facts: cfg.DeferFacts, Margin: cfg.DeferMargin,
+		// A fact about the entity the query names by role, with the
+		// query's topic words, is the answer; its turn being shown
+		// does not make it redundant.
+		Keep: func(r Result) bool { return r.Fact != nil && f.Details[r.ID][SignalRelation] > relationBase }})
 	if err := p.attachSources(ctx, req.Scope, ordered, f.Scores, cfg.MaxFactSources); err != nil {
 		return nil, err
 	}
@@ -93,6 +116,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	}
 	resp := &Response{Results: make([]Result, 0, len(ordered)), Entities: c.entities}
 	for _, r := range ordered {
+		pointIntoEpisode(&r, passages)
 		if req.Explain {
 			r.ScoreDetails = explain(c.signals, f, r.ID)
 		}
@@ -134,6 +158,7 @@ type candidateSet struct {
 	facts    map[string]*lore.Fact
 	episodes map[string]*lore.Episode
 	entities []*lore.Entity // linked from the query, for the response
+	mentions *mentions      // the relation stage's, scored after hydration
 }
 
 func (c *candidateSet) add(s signal, hits []lore.IndexHit) {
@@ -149,7 +174,7 @@ func (c *candidateSet) add(s signal, hits []lore.IndexHit) {
 // candidates gathers the signals: BM25 and dense in parallel with entity
 // linking, then the graph walk and the expansion search, which need the
 // linked entities.
-func (p *Pipeline) candidates(ctx context.Context, req Request, kinds []lore.DocKind, a analysis) (*candidateSet, error) {
+func (p *Pipeline) candidates(ctx context.Context, req Request, kinds []lore.DocKind, a analysis, at asOf) (*candidateSet, error) {
 	cfg := p.Config
 	c := &candidateSet{kind: map[string]lore.DocKind{}, facts: map[string]*lore.Fact{}, episodes: map[string]*lore.Episode{}, entities: []*lore.Entity{}}
 	base := lore.IndexQuery{Scope: req.Scope, Kinds: kinds, Since: req.Since}
@@ -208,8 +233,12 @@ func (p *Pipeline) candidates(ctx context.Context, req Request, kinds []lore.Doc
 
 	var linked, connected []*lore.Entity
 	var linkErr error
+	var related walkResult
 	if (cfg.Signals.Graph || cfg.Signals.EntityExpansion) && len(a.NGrams) > 0 {
 		linked, connected, linkErr = p.link(ctx, req.Scope, a)
+		if linkErr == nil && cfg.Signals.Graph && cfg.Weights.Relation > 0 {
+			related, linkErr = p.relation(ctx, req, kinds, a, linked, at)
+		}
 	}
 	wg.Wait()
 	if textErr != nil {
@@ -275,7 +304,62 @@ func (p *Pipeline) candidates(ctx context.Context, req Request, kinds []lore.Doc
 		}
 		c.signals = append(c.signals, walked.signal)
 	}
+	if related.signal.Scores != nil {
+		c.mentions = related.mentions
+		for id, k := range related.kind {
+			c.kind[id] = k
+		}
+		for _, f := range related.facts {
+			c.facts[f.ID] = f
+		}
+		c.signals = append(c.signals, related.signal)
+	}
 	return c, nil
+}
+
+// relation resolves the query's role words and possessives to entities
+// (relate) and scores those entities' facts, the user's own facts on the
+// query's topic for a first-person query (Config.RelationSelf), and their
+// source turns (relationSignal).
+func (p *Pipeline) relation(ctx context.Context, req Request, kinds []lore.DocKind, a analysis, linked []*lore.Entity, at asOf) (walkResult, error) {
+	r, err := p.relate(ctx, req, a, linked, at)
+	if err != nil || (len(r.entities) == 0 && r.self == nil) {
+		return walkResult{}, err
+	}
+	facts, err := p.relationFacts(ctx, req.Scope, r.entities, max(p.Config.GraphPool, req.TopK))
+	if err != nil {
+		return walkResult{}, err
+	}
+	var self []*lore.Fact
+	if r.self != nil {
+		if self, err = p.relationFacts(ctx, req.Scope, []*lore.Entity{r.self}, max(p.Config.GraphPool, req.TopK)); err != nil {
+			return walkResult{}, err
+		}
+	}
+	out := relationSignal(r, facts, self, a, kinds, p.Config.Weights.Relation, at)
+	if !slices.Contains(kinds, lore.KindEpisode) {
+		return out, nil
+	}
+	// The turns that name a resolved entity, scored after hydration
+	// (scoreMentions): the extractor may have missed the fact they state.
+	if out.mentions = newMentions(r, a, out.signal.Scores); out.mentions != nil {
+		var text []string
+		for _, n := range out.mentions.names {
+			text = append(text, n...)
+		}
+		text = append(text, out.mentions.topic...)
+		hits, err := p.Index.SearchText(ctx, lore.IndexQuery{Scope: req.Scope, Kinds: []lore.DocKind{lore.KindEpisode}, Since: req.Since,
+			Text: strings.Join(text, " "), Limit: max(p.Config.TextPool, req.TopK)})
+		if err != nil {
+			return walkResult{}, fmt.Errorf("retrieve: relation mentions: %w", err)
+		}
+		for _, h := range hits {
+			if _, ok := out.kind[h.ID]; !ok {
+				out.kind[h.ID] = lore.KindEpisode
+			}
+		}
+	}
+	return out, nil
 }
 
 // link finds the scope's entities that the query's n-grams name and, for a
@@ -319,6 +403,9 @@ type walkResult struct {
 	signal signal
 	facts  []*lore.Fact
 	kind   map[string]lore.DocKind
+	// mentions, for the relation stage, scores the candidate turns that
+	// name a resolved entity once they are loaded.
+	mentions *mentions
 }
 
 // walk scores the facts around the linked entities. When episodes are
@@ -537,7 +624,7 @@ func (p *Pipeline) hydrate(ctx context.Context, scope lore.Scope, c *candidateSe
 // filter turns the fused candidates into results in score order, keeping
 // only loaded records of the request's scope, kinds, time range, metadata
 // filter, validity and threshold.
-func (p *Pipeline) filter(req Request, now time.Time, c *candidateSet, f fused) []Result {
+func (p *Pipeline) filter(req Request, at asOf, c *candidateSet, f fused) []Result {
 	var out []Result
 	for _, id := range ranked(f.Scores) {
 		score := f.Scores[id]
@@ -550,7 +637,12 @@ func (p *Pipeline) filter(req Request, now time.Time, c *candidateSet, f fused) 
 			if fact == nil || !req.Scope.Contains(fact.Scope) || !req.Filter.Match(fact.Metadata) {
 				continue
 			}
-			if !req.IncludeInvalidated && !fact.Current(now) {
+			// An as-of read never shows what became true later; ended
+			// facts show only when asked for.
+			if !at.started(fact) {
+				continue
+			}
+			if !req.IncludeInvalidated && !at.valid(fact) {
 				continue
 			}
 			start, end := factSpan(fact)
@@ -563,7 +655,7 @@ func (p *Pipeline) filter(req Request, now time.Time, c *candidateSet, f fused) 
 			if ep == nil || !req.Scope.Contains(ep.Scope) || !req.Filter.Match(ep.Metadata) {
 				continue
 			}
-			if !overlaps(ep.OccurredAt, ep.OccurredAt, req.Since, req.Until) {
+			if !at.said(ep) || !overlaps(ep.OccurredAt, ep.OccurredAt, req.Since, req.Until) {
 				continue
 			}
 			out = append(out, Result{ID: id, Type: lore.KindEpisode, Memory: ep.Content, Score: score, Episode: ep})
@@ -666,7 +758,7 @@ func explain(signals []signal, f fused, id string) map[string]float64 {
 	}
 	// The context share and the speaker factor apply after fusion; they
 	// are not signals.
-	for _, name := range []string{SignalContext, SignalSpeaker} {
+	for _, name := range []string{SignalContext, SignalSpeaker, SignalAssistant, SignalRecency} {
 		if v, ok := f.Details[id][name]; ok {
 			out[name] = v
 		}

@@ -68,6 +68,10 @@ type Result struct {
 	Episode      *lore.Episode      `json:"-"`
 	Sources      []Source           `json:"sources"`
 	ScoreDetails map[string]float64 `json:"score_details,omitempty"` // per-signal scores, with Explain
+
+	// Passage is the part of a long episode that matched (lore.Passages),
+	// with its byte offsets in the content; see passages.go.
+	Passage *lore.Passage `json:"passage,omitempty"`
 }
 
 // Source is an episode a result comes from.

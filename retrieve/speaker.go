@@ -145,3 +145,60 @@ func applySpeakerFocus(c *candidateSet, f fused, speaker string, speakers map[st
 		}
 	}
 }
+
+// SignalAssistant names the factor an assistant turn's score was
+// multiplied by, in Result.ScoreDetails.
+const SignalAssistant = "assistant"
+
+// asksAssistant reports whether a query is about what the assistant said:
+// "you" with a verb of saying or advising ("what did you recommend", "you
+// said"), or "your" with its noun ("your suggestion").
+func asksAssistant(ws []string) bool {
+	for i, w := range ws {
+		switch w {
+		case "you":
+			for _, v := range ws[i+1 : min(i+4, len(ws))] {
+				if assistantVerbs[v] {
+					return true
+				}
+			}
+		case "your":
+			if i+1 < len(ws) && assistantNouns[ws[i+1]] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var assistantVerbs = setOf("recommend", "recommended", "suggest", "suggested", "tell", "told", "say", "said",
+	"mention", "mentioned", "advise", "advised", "propose", "proposed", "give", "gave", "share", "shared",
+	"list", "listed", "explain", "explained", "name", "named", "think", "thought", "write", "wrote",
+	"provide", "provided", "send", "sent", "come", "came", "remind", "reminded")
+
+var assistantNouns = setOf("recommendation", "recommendations", "suggestion", "suggestions", "advice", "answer",
+	"answers", "list", "idea", "ideas", "tips", "tip", "response", "reply")
+
+func setOf(ws ...string) map[string]bool {
+	out := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		out[w] = true
+	}
+	return out
+}
+
+// applyAssistantFactor multiplies by factor the fused score of every
+// candidate turn with the assistant role: a user's own statements answer
+// questions about the user, the assistant's replies ("How exciting! Does
+// she like it?") mostly echo them.
+func applyAssistantFactor(c *candidateSet, f fused, factor float64) {
+	for id := range f.Scores {
+		if c.kind[id] != lore.KindEpisode {
+			continue
+		}
+		if ep := c.episodes[id]; ep != nil && ep.Role == "assistant" {
+			f.Scores[id] *= factor
+			detail(f.Details, id)[SignalAssistant] = factor
+		}
+	}
+}

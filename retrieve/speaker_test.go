@@ -88,3 +88,38 @@ func TestWithoutSpeakers(t *testing.T) {
 		})
 	}
 }
+
+func TestAsksAssistant(t *testing.T) {
+	for q, want := range map[string]bool{
+		"What did you recommend for dinner?":      true,
+		"Remind me what you said about Rome":      true,
+		"What was your suggestion for the trip?":  true,
+		"Can you tell me where my sister lives?":  true,
+		"Where does my sister live?":              false,
+		"Did I tell you about my new job?":        false,
+		"How do you like my new apartment, Anna?": false,
+	} {
+		if got := asksAssistant(words(q)); got != want {
+			t.Errorf("asksAssistant(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
+func TestApplyAssistantFactor(t *testing.T) {
+	c := &candidateSet{
+		kind: map[string]lore.DocKind{"u": lore.KindEpisode, "a": lore.KindEpisode, "f": lore.KindFact},
+		episodes: map[string]*lore.Episode{
+			"u": {ID: "u", Role: "user"},
+			"a": {ID: "a", Role: "assistant"},
+		},
+		facts: map[string]*lore.Fact{"f": {ID: "f"}},
+	}
+	f := fused{Scores: map[string]float64{"u": 0.5, "a": 0.8, "f": 0.6}, Details: map[string]map[string]float64{}}
+	applyAssistantFactor(c, f, 0.5)
+	if f.Scores["a"] != 0.4 || f.Scores["u"] != 0.5 || f.Scores["f"] != 0.6 {
+		t.Fatalf("scores = %v, want only the assistant turn halved", f.Scores)
+	}
+	if f.Details["a"][SignalAssistant] != 0.5 {
+		t.Fatalf("details = %v, want the factor recorded", f.Details["a"])
+	}
+}

@@ -360,6 +360,40 @@ func runFacts(s suite, st lore.Store) {
 		}
 	})
 
+	s.run("MergeFact/ClosedFactNeverMergesIntoCurrent", func(t *testing.T) {
+		ctx := ctxFor(t)
+		sc := userScope()
+		cleanupStore(t, st, sc)
+		alice := mergeEntity(t, st, sc, "Alice", 0)
+		acme := mergeEntity(t, st, sc, "Acme", 0)
+		current := mergeFact(t, st, sc, alice, "works_at", acme, "", 0, "ep-1")
+		// An ending stated as a closed fact is history of its own: merging
+		// it into the current twin would lose the ending.
+		ended, ev, err := st.MergeFact(ctx, &lore.Fact{Scope: sc, SubjectID: alice.ID, Subject: "Alice", Predicate: "works_at",
+			ObjectID: acme.ID, Object: "Acme", Text: "Alice left Acme", InvalidAt: ptr(at(3)), FirstSeen: at(3), LastSeen: at(3),
+			SourceEpisodeIDs: []string{"ep-2"}}, "test")
+		must(t, "MergeFact closed", err)
+		if ev != lore.EventAdd || ended.ID == current.ID {
+			t.Fatalf("closed merge: event=%s id=%q, want ADD of a new fact (current %q)", ev, ended.ID, current.ID)
+		}
+		if ended.InvalidAt == nil || !ended.InvalidAt.Equal(at(3)) {
+			t.Errorf("closed fact invalid_at=%v, want %v", ended.InvalidAt, at(3))
+		}
+		got, err := st.FindFacts(ctx, lore.FactFilter{Scope: sc})
+		must(t, "FindFacts", err)
+		if len(got) != 1 || got[0].ID != current.ID || got[0].Count != 1 || got[0].InvalidAt != nil {
+			t.Fatalf("current facts=%v, want only %q, unchanged with count 1", factIDs(got), current.ID)
+		}
+		// A closed fact never absorbs later statements either.
+		again := mergeFact(t, st, sc, alice, "works_at", acme, "", 5, "ep-3")
+		if again.ID != current.ID || again.Count != 2 {
+			t.Errorf("restatement id=%q count=%d, want a merge into %q with count 2", again.ID, again.Count, current.ID)
+		}
+		all, err := st.FindFacts(ctx, lore.FactFilter{Scope: sc, IncludeInvalidated: true})
+		must(t, "FindFacts IncludeInvalidated", err)
+		sameSet(t, "all facts", factIDs(all), []string{current.ID, ended.ID})
+	})
+
 	s.run("MergeFact/Invalid", func(t *testing.T) {
 		ctx := ctxFor(t)
 		sc := userScope()
@@ -448,6 +482,113 @@ func runFacts(s suite, st lore.Store) {
 		sameList(t, "events", eventKinds(hist), []string{"ADD", "UPDATE"})
 		if len(hist) == 2 && (hist[1].Before != f.Text || hist[1].After != "Alice loves green tea" || hist[1].Actor != "api") {
 			t.Errorf("UPDATE event=%+v, want before %q, after the new text, actor api", hist[1], f.Text)
+		}
+	})
+
+	s.run("UpdateFact/TripleMovesTheFact", func(t *testing.T) {
+		ctx := ctxFor(t)
+		sc := userScope()
+		cleanupStore(t, st, sc)
+		alice := mergeEntity(t, st, sc, "Alice", 0)
+		acme := mergeEntity(t, st, sc, "Acme", 0)
+		globex := mergeEntity(t, st, sc, "Globex", 0)
+		f := mergeFact(t, st, sc, alice, "works_at", acme, "", 0, "ep-1")
+		upd, err := st.UpdateFact(ctx, sc, f.ID, lore.FactUpdate{
+			Triple: &lore.Triple{SubjectID: alice.ID, Predicate: "Works At", ObjectID: globex.ID},
+			Text:   ptr("Alice works at Globex"), Actor: "api", Reason: "corrected",
+		})
+		must(t, "UpdateFact triple", err)
+		if upd.ID != f.ID || upd.Predicate != "works_at" || upd.ObjectID != globex.ID || upd.Object != "Globex" || upd.Subject != "Alice" || upd.Count != 1 {
+			t.Fatalf("updated fact=%+v, want %s now works_at Globex (names from the entities), count kept", upd, f.ID)
+		}
+		byObject := func(id string) []string {
+			got, err := st.FindFacts(ctx, lore.FactFilter{Scope: sc, ObjectID: id})
+			must(t, "FindFacts object", err)
+			return factIDs(got)
+		}
+		sameList(t, "facts of Globex", byObject(globex.ID), []string{f.ID})
+		sameList(t, "facts of Acme", byObject(acme.ID), []string{})
+		hits, err := st.Neighborhood(ctx, lore.NeighborhoodQuery{Scope: sc, SeedIDs: []string{globex.ID}, MaxHops: 1})
+		must(t, "Neighborhood", err)
+		if len(hits) != 1 || hits[0].Fact.ID != f.ID {
+			t.Errorf("walk from Globex=%d hits, want the moved fact", len(hits))
+		}
+		// Deduplication follows the new triple.
+		again := mergeFact(t, st, sc, alice, "works_at", globex, "", 2, "ep-2")
+		if again.ID != f.ID || again.Count != 2 {
+			t.Errorf("restating the new triple: id=%q count=%d, want a merge into %q with count 2", again.ID, again.Count, f.ID)
+		}
+		old := mergeFact(t, st, sc, alice, "works_at", acme, "", 3, "ep-3")
+		if old.ID == f.ID || old.Count != 1 {
+			t.Errorf("restating the old triple: id=%q count=%d, want a new fact", old.ID, old.Count)
+		}
+		hist, err := st.History(ctx, sc, f.ID)
+		must(t, "History", err)
+		sameList(t, "events", eventKinds(hist), []string{"ADD", "UPDATE", "MERGE"})
+		if len(hist) == 3 && (hist[1].After != "Alice works at Globex" || hist[1].Reason != "corrected" || hist[1].Actor != "api") {
+			t.Errorf("UPDATE event=%+v, want the new text, the reason and the actor", hist[1])
+		}
+	})
+
+	s.run("UpdateFact/TripleToLiteral", func(t *testing.T) {
+		ctx := ctxFor(t)
+		sc := userScope()
+		cleanupStore(t, st, sc)
+		alice := mergeEntity(t, st, sc, "Alice", 0)
+		acme := mergeEntity(t, st, sc, "Acme", 0)
+		f := mergeFact(t, st, sc, alice, "works_at", acme, "", 0)
+		upd, err := st.UpdateFact(ctx, sc, f.ID, lore.FactUpdate{Triple: &lore.Triple{SubjectID: alice.ID, Predicate: "job_title", Object: " nurse "}})
+		must(t, "UpdateFact", err)
+		if upd.ObjectID != "" || upd.Object != "nurse" || upd.Predicate != "job_title" {
+			t.Fatalf("updated fact object_id=%q object=%q predicate=%q, want the literal nurse, job_title", upd.ObjectID, upd.Object, upd.Predicate)
+		}
+		again := mergeFact(t, st, sc, alice, "job_title", nil, "Nurse", 1)
+		if again.ID != f.ID {
+			t.Errorf("restating the literal: id=%q, want a merge into %q", again.ID, f.ID)
+		}
+	})
+
+	s.run("UpdateFact/TripleOfAnotherCurrentFactConflicts", func(t *testing.T) {
+		ctx := ctxFor(t)
+		sc := userScope()
+		cleanupStore(t, st, sc)
+		alice := mergeEntity(t, st, sc, "Alice", 0)
+		tea := mergeFact(t, st, sc, alice, "likes", nil, "tea", 0)
+		coffee := mergeFact(t, st, sc, alice, "likes", nil, "coffee", 1)
+		_, err := st.UpdateFact(ctx, sc, coffee.ID, lore.FactUpdate{Triple: &lore.Triple{SubjectID: alice.ID, Predicate: "likes", Object: "Tea"}, Text: ptr("x")})
+		wantCode(t, "UpdateFact onto a twin", err, lore.ECONFLICT)
+		got, err := st.FindFacts(ctx, lore.FactFilter{Scope: sc, IDs: []string{coffee.ID}})
+		must(t, "FindFacts", err)
+		if len(got) != 1 || got[0].Object != "coffee" || got[0].Text != coffee.Text {
+			t.Errorf("refused update changed the fact: %+v", got)
+		}
+		// Restating its own triple is no conflict.
+		_, err = st.UpdateFact(ctx, sc, tea.ID, lore.FactUpdate{Triple: &lore.Triple{SubjectID: alice.ID, Predicate: "likes", Object: "tea"}})
+		must(t, "UpdateFact same triple", err)
+	})
+
+	s.run("UpdateFact/TripleEndsStayInScope", func(t *testing.T) {
+		ctx := ctxFor(t)
+		a := userScope()
+		b := lore.Scope{TenantID: a.TenantID, UserID: "bob"}
+		cleanupStore(t, st, a, b)
+		alice := mergeEntity(t, st, a, "Alice", 0)
+		bobs := mergeEntity(t, st, b, "Paris", 0)
+		f := mergeFact(t, st, a, alice, "likes", nil, "tea", 0)
+		cases := []struct {
+			name   string
+			triple lore.Triple
+		}{
+			{"object of another user", lore.Triple{SubjectID: alice.ID, Predicate: "lives_in", ObjectID: bobs.ID}},
+			{"subject of another user", lore.Triple{SubjectID: bobs.ID, Predicate: "likes", Object: "tea"}},
+			{"no subject", lore.Triple{Predicate: "likes", Object: "tea"}},
+			{"no predicate", lore.Triple{SubjectID: alice.ID, Object: "tea"}},
+			{"no object", lore.Triple{SubjectID: alice.ID, Predicate: "likes"}},
+		}
+		for _, c := range cases {
+			tr := c.triple
+			_, err := st.UpdateFact(ctx, a, f.ID, lore.FactUpdate{Triple: &tr})
+			wantCode(t, c.name, err, lore.EINVALID)
 		}
 	})
 

@@ -236,7 +236,8 @@ func runIndex(s suite, idx lore.Index) {
 		r := rng(4)
 		v := unitVector(r)
 		type rec struct{ user, agent, run string }
-		stored := []rec{{"u1", "a1", "r1"}, {"u1", "a1", "r2"}, {"u1", "a2", ""}, {"u2", "a1", "r1"}}
+		// The last two are the agent a1's own documents (no user).
+		stored := []rec{{"u1", "a1", "r1"}, {"u1", "a1", "r2"}, {"u1", "a2", ""}, {"u2", "a1", "r1"}, {"", "a1", ""}, {"", "a1", "r1"}}
 		ids := map[rec]string{}
 		var docs []lore.IndexDoc
 		for _, rc := range stored {
@@ -247,7 +248,8 @@ func runIndex(s suite, idx lore.Index) {
 		other := doc(lore.Scope{TenantID: newTenant(), UserID: "u1"}, "shared secret words", 0, v)
 		docs = append(docs, other)
 		must(t, "Upsert", idx.Upsert(ctx, docs))
-		cleanupIndex(t, idx, lore.Scope{TenantID: tenant, UserID: "u1"}, lore.Scope{TenantID: tenant, UserID: "u2"}, other.Scope)
+		cleanupIndex(t, idx, lore.Scope{TenantID: tenant, UserID: "u1"}, lore.Scope{TenantID: tenant, UserID: "u2"},
+			lore.Scope{TenantID: tenant, AgentID: "a1"}, other.Scope)
 		cases := []struct {
 			read lore.Scope
 			want []rec
@@ -255,8 +257,12 @@ func runIndex(s suite, idx lore.Index) {
 			{lore.Scope{UserID: "u1"}, stored[:3]},
 			{lore.Scope{UserID: "u1", AgentID: "a1"}, stored[:2]},
 			{lore.Scope{UserID: "u1", AgentID: "a1", RunID: "r2"}, stored[1:2]},
-			{lore.Scope{AgentID: "a1"}, []rec{stored[0], stored[1], stored[3]}},
-			{lore.Scope{UserID: "u2"}, stored[3:]},
+			// An agent-only read finds the agent's own documents, never
+			// those of the users who share the agent.
+			{lore.Scope{AgentID: "a1"}, stored[4:6]},
+			{lore.Scope{AgentID: "a1", RunID: "r1"}, stored[5:6]},
+			{lore.Scope{AgentID: "a2"}, nil},
+			{lore.Scope{UserID: "u2"}, stored[3:4]},
 			{lore.Scope{UserID: "nobody"}, nil},
 		}
 		for _, c := range cases {

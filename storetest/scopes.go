@@ -129,13 +129,14 @@ func runScopes(s suite, st lore.Store) {
 		ctx := ctxFor(t)
 		tenant := newTenant()
 		type rec struct{ user, agent, run string }
-		stored := []rec{{"u1", "a1", "r1"}, {"u1", "a1", "r2"}, {"u1", "a2", ""}, {"u1", "", ""}, {"u2", "a1", "r1"}}
+		// The last two are the agent a1's own records (no user).
+		stored := []rec{{"u1", "a1", "r1"}, {"u1", "a1", "r2"}, {"u1", "a2", ""}, {"u1", "", ""}, {"u2", "a1", "r1"}, {"", "a1", ""}, {"", "a1", "r1"}}
 		ids := map[rec]string{}
 		for _, r := range stored {
 			sc := lore.Scope{TenantID: tenant, UserID: r.user, AgentID: r.agent, RunID: r.run}
 			ids[r] = addEpisode(t, st, sc, fmt.Sprint(r), 0).ID
 		}
-		cleanupStore(t, st, lore.Scope{TenantID: tenant, UserID: "u1"}, lore.Scope{TenantID: tenant, UserID: "u2"})
+		cleanupStore(t, st, lore.Scope{TenantID: tenant, UserID: "u1"}, lore.Scope{TenantID: tenant, UserID: "u2"}, lore.Scope{TenantID: tenant, AgentID: "a1"})
 		other := lore.Scope{TenantID: newTenant(), UserID: "u1"}
 		addEpisode(t, st, other, "other tenant", 0)
 		cleanupStore(t, st, other)
@@ -147,9 +148,12 @@ func runScopes(s suite, st lore.Store) {
 			{lore.Scope{UserID: "u1"}, stored[:4]},
 			{lore.Scope{UserID: "u1", AgentID: "a1"}, stored[:2]},
 			{lore.Scope{UserID: "u1", AgentID: "a1", RunID: "r1"}, stored[:1]},
-			{lore.Scope{AgentID: "a1"}, []rec{stored[0], stored[1], stored[4]}},
-			{lore.Scope{AgentID: "a1", RunID: "r1"}, []rec{stored[0], stored[4]}},
-			{lore.Scope{UserID: "u2"}, stored[4:]},
+			// mem0 would answer these with every user's records that carry
+			// the agent; Lore gives the agent its own only.
+			{lore.Scope{AgentID: "a1"}, stored[5:7]},
+			{lore.Scope{AgentID: "a1", RunID: "r1"}, stored[6:7]},
+			{lore.Scope{AgentID: "a2"}, nil},
+			{lore.Scope{UserID: "u2"}, stored[4:5]},
 			{lore.Scope{UserID: "u3"}, nil},
 		}
 		for _, c := range cases {
@@ -199,6 +203,61 @@ func runScopes(s suite, st lore.Store) {
 		}
 		_, err := st.History(ctx, u2, f1.ID)
 		wantCode(t, "History of another user's fact", err, lore.ENOTFOUND)
+	})
+
+	s.run("Scope/AgentOnlyNeverReadsUsers", func(t *testing.T) {
+		ctx := ctxFor(t)
+		tenant := newTenant()
+		own := lore.Scope{TenantID: tenant, AgentID: "coach"}
+		alice := lore.Scope{TenantID: tenant, UserID: "alice", AgentID: "coach"}
+		cleanupStore(t, st, lore.Scope{TenantID: tenant, UserID: "alice"}, own)
+		ownEp := addEpisode(t, st, own, "coach notes: be brief", 0)
+		aliceEp := addEpisode(t, st, alice, "I have diabetes", 1)
+		ownE := mergeEntity(t, st, own, "Tom", 0)
+		aliceE := mergeEntity(t, st, alice, "Tom", 0)
+		ownF := mergeFact(t, st, own, ownE, "likes", nil, "jazz", 0)
+		aliceF := mergeFact(t, st, alice, aliceE, "likes", nil, "jazz", 0)
+		mergeFact(t, st, alice, aliceE, "has", nil, "diabetes", 1, aliceEp.ID)
+
+		eps, err := st.FindEpisodes(ctx, lore.EpisodeFilter{Scope: own})
+		must(t, "FindEpisodes", err)
+		sameSet(t, "agent-only episodes", episodeIDs(eps), []string{ownEp.ID})
+		facts, err := st.FindFacts(ctx, lore.FactFilter{Scope: own, IncludeInvalidated: true})
+		must(t, "FindFacts", err)
+		sameSet(t, "agent-only facts", factIDs(facts), []string{ownF.ID})
+		ents, err := st.FindEntities(ctx, lore.EntityFilter{Scope: own})
+		must(t, "FindEntities", err)
+		if len(ents) != 1 || ents[0].ID != ownE.ID {
+			t.Errorf("agent-only entities=%v, want the agent's own Tom only", entityNames(ents))
+		}
+		byID, err := st.FindFacts(ctx, lore.FactFilter{Scope: own, IDs: []string{aliceF.ID}})
+		must(t, "FindFacts by a user's id", err)
+		if len(byID) != 0 {
+			t.Errorf("agent-only read of alice's fact by id=%v, want nothing", factIDs(byID))
+		}
+		_, err = st.History(ctx, own, aliceF.ID)
+		wantCode(t, "History of a user's fact through the agent", err, lore.ENOTFOUND)
+		hood, err := st.Neighborhood(ctx, lore.NeighborhoodQuery{Scope: own, SeedIDs: []string{aliceE.ID, ownE.ID}, MaxHops: 2})
+		must(t, "Neighborhood", err)
+		for _, h := range hood {
+			if h.Fact.Scope.UserID != "" {
+				t.Errorf("agent-only walk reached %s of user %q", h.Fact.ID, h.Fact.Scope.UserID)
+			}
+		}
+		// Erasing the agent erases its own memories, not its users'.
+		stats, err := st.DeleteScope(ctx, own)
+		must(t, "DeleteScope(agent)", err)
+		if stats.Episodes != 1 || stats.Facts != 1 || stats.Entities != 1 {
+			t.Errorf("DeleteScope(agent)=%+v, want 1 episode, 1 fact, 1 entity: the agent's own", stats)
+		}
+		left, err := st.FindFacts(ctx, lore.FactFilter{Scope: alice})
+		must(t, "FindFacts alice", err)
+		if len(left) != 2 {
+			t.Errorf("alice's facts after the agent's erase=%d, want 2", len(left))
+		}
+		leftEps, err := st.FindEpisodes(ctx, lore.EpisodeFilter{Scope: alice})
+		must(t, "FindEpisodes alice", err)
+		sameList(t, "alice's episodes after the agent's erase", episodeIDs(leftEps), []string{aliceEp.ID})
 	})
 
 	s.run("DeleteScope/CountsAndRemoves", func(t *testing.T) {

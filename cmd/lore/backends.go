@@ -44,6 +44,10 @@ type backendConfig struct {
 	EmbedDim                              int
 
 	LLMBaseURL, LLMModel, LLMAPIKey string
+
+	// SingleValued are predicates added to lore's single-valued table
+	// (single_valued.txt), a comma list.
+	SingleValued string
 }
 
 // env reads LORE_* variables as flag defaults and remembers malformed ones.
@@ -81,6 +85,8 @@ func (c *backendConfig) register(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&c.Index, "index", e.str("LORE_INDEX", "embedded"), "search index: embedded or http://weaviate:8080 (env LORE_INDEX)")
 	fs.StringVar(&c.Embedder, "embedder", e.str("LORE_EMBEDDER", "minilm"), "embedder: minilm, openai or none (env LORE_EMBEDDER)")
 	fs.StringVar(&c.Extractor, "extractor", e.str("LORE_EXTRACTOR", "rules"), "extractor: rules, llm or llm+rules (env LORE_EXTRACTOR)")
+	fs.StringVar(&c.SingleValued, "single-valued-predicates", e.str("LORE_SINGLE_VALUED_PREDICATES", ""),
+		"comma list of predicates added to the single-valued table, where a new object closes the old; word_* covers every word_… (env LORE_SINGLE_VALUED_PREDICATES)")
 	fs.StringVar(&c.ModelDir, "model-dir", e.str("LORE_MODEL_DIR", ""), "MiniLM model directory (env LORE_MODEL_DIR; default under the data directory)")
 	c.ONNXRuntimeLib = e.str("LORE_ONNXRUNTIME_LIB", "")
 	c.EmbedThreads = e.int("LORE_EMBED_THREADS", 0)
@@ -103,7 +109,9 @@ type backends struct {
 	Index     lore.Index
 	Embedder  lore.Embedder // nil: none configured or its model is missing
 	Extractor lore.Extractor
-	closers   []io.Closer
+	// SingleValued are the operator's single-valued predicates, checked.
+	SingleValued []string
+	closers      []io.Closer
 }
 
 // Close closes the index and the store, once each.
@@ -119,7 +127,10 @@ func (b *backends) Close() error {
 // openBackends opens the configured adapters. On error it closes what it
 // opened.
 func openBackends(ctx context.Context, cfg backendConfig, log *slog.Logger) (_ *backends, err error) {
-	b := &backends{}
+	b := &backends{SingleValued: lore.ParsePredicateList(cfg.SingleValued)}
+	if _, err := lore.SingleValuedPredicates(b.SingleValued...); err != nil {
+		return nil, lore.Errorf(lore.EINVALID, "--single-valued-predicates: %s", lore.ErrorMessage(err))
+	}
 	defer func() {
 		if err != nil {
 			_ = b.Close()
@@ -270,6 +281,7 @@ func openExtractor(cfg backendConfig, meta lore.MetaStore, log *slog.Logger) (lo
 
 // ingestService builds the ingestion service over the backends.
 func (b *backends) ingestService(cfg ingest.Config, log *slog.Logger) *ingest.Service {
+	cfg.SingleValuedPredicates = append(cfg.SingleValuedPredicates, b.SingleValued...)
 	return &ingest.Service{Store: b.Store, Index: b.Index, Embedder: b.Embedder, Extractor: b.Extractor, Config: cfg, Logger: log}
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/ingest"
 )
 
 func TestFlagsWinOverEnvironment(t *testing.T) {
@@ -84,6 +85,7 @@ func TestBackendChoiceErrors(t *testing.T) {
 		{"unknown extractor", backendConfig{Graph: "sqlite", Index: "embedded", Embedder: "none", Extractor: "magic"}, "--extractor"},
 		{"llm without base URL", backendConfig{Graph: "sqlite", Index: "embedded", Embedder: "none", Extractor: "llm"}, "LORE_LLM_BASE_URL"},
 		{"llm+rules without base URL", backendConfig{Graph: "sqlite", Index: "embedded", Embedder: "none", Extractor: "llm+rules"}, "LORE_LLM_BASE_URL"},
+		{"bad single-valued predicate", backendConfig{Graph: "sqlite", Index: "embedded", Embedder: "none", Extractor: "rules", SingleValued: "shoe_size, !!!"}, "--single-valued-predicates"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -228,5 +230,40 @@ func TestNewLogger(t *testing.T) {
 				t.Errorf("logged %q, want %q", got, tt.wantLine)
 			}
 		})
+	}
+}
+
+// TestSingleValuedPredicatesReachIngest: the operator's predicates, from
+// the flag or LORE_SINGLE_VALUED_PREDICATES, are added to the table in the
+// ingestion service's configuration.
+func TestSingleValuedPredicatesReachIngest(t *testing.T) {
+	e := &env{get: func(k string) string {
+		if k == "LORE_SINGLE_VALUED_PREDICATES" {
+			return "shoe_size, team_*"
+		}
+		return ""
+	}}
+	var cfg backendConfig
+	fs := flag.NewFlagSet("add", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	cfg.register(fs, e)
+	if err := parse(fs, nil, e); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Graph, cfg.Index, cfg.Embedder, cfg.Extractor, cfg.DataDir = "sqlite", "embedded", "none", "rules", t.TempDir()
+	b, err := openBackends(t.Context(), cfg, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	svc := b.ingestService(ingest.DefaultConfig(), nil)
+	set, err := lore.SingleValuedPredicates(svc.Config.SingleValuedPredicates...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"shoe_size", "team_name", "lives_in"} {
+		if !set.Has(p) {
+			t.Errorf("single-valued set lacks %q, want the table plus LORE_SINGLE_VALUED_PREDICATES", p)
+		}
 	}
 }

@@ -7,6 +7,7 @@
 //	lore import    import JSONL conversations or a LoCoMo JSON file
 //	lore reindex   re-embed and re-index a user's memories
 //	lore migrate   apply the graph store's schema
+//	lore keys      create, list and revoke API keys
 //	lore bench     score retrieval on LoCoMo, LongMemEval or a relational question set
 //	lore version   print the version
 package main
@@ -85,6 +86,7 @@ Commands:
   import    import a JSONL conversation file or a LoCoMo JSON file
   reindex   re-embed and re-index a user's memories (after changing the embedder)
   migrate   apply the graph store's schema
+  keys      create, list and revoke API keys
   bench     score retrieval on LoCoMo, LongMemEval or a relational question set
   version   print the version
 
@@ -113,6 +115,8 @@ func (m *Main) Run(ctx context.Context) error {
 		return m.migrate(ctx, args)
 	case "bench":
 		return m.bench(ctx, args)
+	case "keys":
+		return m.keys(ctx, args)
 	case "version", "--version", "-version":
 		fmt.Fprintf(m.Stdout, "lore %s\n", version)
 		return nil

@@ -349,7 +349,7 @@ func TestServeFinishesInFlightRequestOnStop(t *testing.T) {
 		t.Fatalf("dial: %v", err)
 	}
 	defer conn.Close()
-	fmt.Fprintf(conn, "POST /v1/memories HTTP/1.1\r\nHost: lore\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(body), body[:half])
+	fmt.Fprintf(conn, "POST /v1/memories HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", strings.TrimPrefix(base, "http://"), len(body), body[:half])
 
 	stopped := make(chan struct{})
 	go func() {

@@ -63,17 +63,19 @@ type serveConfig struct {
 	Workers         int
 	MaxBodyBytes    int
 	ShutdownTimeout time.Duration
+	security        security
 }
 
 func (m *Main) serve(ctx context.Context, args []string) error {
 	e := &env{get: m.getenv}
 	var cfg serveConfig
 	fs := m.flagSet("serve", "[flags]")
-	cfg.register(fs, e)
+	cfg.backendConfig.register(fs, e)
 	fs.StringVar(&cfg.Addr, "addr", e.str("LORE_ADDR", "127.0.0.1:8420"), "listen address (env LORE_ADDR)")
 	fs.IntVar(&cfg.Workers, "workers", e.int("LORE_WORKERS", ingest.DefaultConfig().Workers), "background extraction workers (env LORE_WORKERS)")
 	fs.IntVar(&cfg.MaxBodyBytes, "max-body-bytes", e.int("LORE_MAX_BODY_BYTES", api.DefaultMaxBodyBytes), "largest accepted request body (env LORE_MAX_BODY_BYTES)")
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", 30*time.Second, "how long in-flight requests may run after a stop signal")
+	cfg.security.register(fs, e)
 	logFormat := fs.String("log-format", e.str("LORE_LOG_FORMAT", "text"), "log format: text or json (env LORE_LOG_FORMAT)")
 	logLevel := fs.String("log-level", e.str("LORE_LOG_LEVEL", "info"), "log level: debug, info, warn or error (env LORE_LOG_LEVEL)")
 	if err := parse(fs, args, e); err != nil {
@@ -85,6 +87,9 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	}
 	if cfg.Workers < 1 || cfg.MaxBodyBytes < 1 {
 		return lore.Errorf(lore.EINVALID, "--workers and --max-body-bytes must be positive")
+	}
+	if err := cfg.security.check(); err != nil {
+		return err
 	}
 	if m.Logger == nil {
 		l, err := newLogger(m.Stderr, *logFormat, *logLevel)
@@ -122,6 +127,10 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	if err := m.secure(ctx, srv, cfg, ln.Addr().String(), log); err != nil {
+		_ = ln.Close()
+		return err
 	}
 	hs := &http.Server{
 		Handler:           srv.Handler(),

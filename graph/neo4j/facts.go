@@ -25,7 +25,8 @@ func dedupKey(ns lore.Scope, subjectID, predicate, objectKey string) string {
 }
 
 // MergeFact adds f, or merges it into the current fact with the same
-// namespace, subject, predicate and object, and records ADD or MERGE.
+// namespace, subject, predicate and object, and records ADD or MERGE. A fact
+// given already closed is always added.
 func (s *Store) MergeFact(ctx context.Context, f *lore.Fact, actor string) (*lore.Fact, lore.EventKind, error) {
 	if err := f.Scope.Validate(); err != nil {
 		return nil, "", err
@@ -47,6 +48,7 @@ func (s *Store) MergeFact(ctx context.Context, f *lore.Fact, actor string) (*lor
 	}
 	ns := f.Scope.Namespace()
 	now := s.now().UTC()
+	closed := !f.Current(now)
 	first, last := orNow(f.FirstSeen, now), orNow(f.LastSeen, now)
 	if last.Before(first) {
 		last = first
@@ -110,8 +112,15 @@ func (s *Store) MergeFact(ctx context.Context, f *lore.Fact, actor string) (*lor
 				"created_at": now, "updated_at": now, "first_seen": first, "last_seen": last,
 				"source_episode_ids": sources, "extractor": f.Extractor, "metadata": md,
 			}
+			dedup := dedupKey(ns, f.SubjectID, pred, key)
+			if closed {
+				// A fact given already closed is history: a key of its
+				// own makes MERGE create it rather than merge it into
+				// a current twin, and MergeFact.cypher then drops it.
+				dedup = "closed:" + id
+			}
 			recs, err = r.run("MergeFact", shape{}, map[string]any{
-				"dedup_key": dedupKey(ns, f.SubjectID, pred, key),
+				"dedup_key": dedup,
 				"fact":      fact,
 				"count":     int64(max(f.Count, 1)),
 				"history":   historyRow(id, f.Scope, lore.EventAdd, actor, "", now),
@@ -220,6 +229,9 @@ func (s *Store) UpdateFact(ctx context.Context, scope lore.Scope, id string, upd
 	}
 	params["invalid_at"], params["expired_at"] = utcPtr(upd.InvalidAt), utcPtr(upd.ExpiredAt)
 	params["history"] = historyRow(id, scope, ev, upd.Actor, upd.Reason, now)
+	if upd.Triple != nil {
+		return s.updateFactTriple(ctx, scope, id, *upd.Triple, params)
+	}
 	return write(ctx, s, "update fact", func(r txRunner) (*lore.Fact, error) {
 		recs, err := r.run("UpdateFact", scopeShape(scope), params)
 		if err != nil {
@@ -245,4 +257,79 @@ func (s *Store) DeleteFact(ctx context.Context, scope lore.Scope, id string, act
 	params["id"] = id
 	params["history"] = historyRow(id, scope, lore.EventDelete, actor, "", s.now())
 	return s.deleteOne(ctx, "DeleteFact", "fact", id, scope, params)
+}
+
+// updateFactTriple runs UpdateFact for an update that changes what the fact
+// states: it checks the new ends and that no other current fact states the
+// triple, then moves the fact, all in one transaction. params are
+// UpdateFact's.
+func (s *Store) updateFactTriple(ctx context.Context, scope lore.Scope, id string, t lore.Triple, params map[string]any) (*lore.Fact, error) {
+	if t.SubjectID == "" {
+		return nil, lore.Errorf(lore.EINVALID, "subject_id is required")
+	}
+	pred, err := lore.NormalizePredicate(t.Predicate)
+	if err != nil {
+		return nil, err
+	}
+	if t.ObjectID == "" && strings.TrimSpace(t.Object) == "" {
+		return nil, lore.Errorf(lore.EINVALID, "object or object_id is required")
+	}
+	ns := scope.Namespace()
+	ends := scopeParams(ns)
+	ends["subject_id"], ends["object_id"] = t.SubjectID, nil
+	if t.ObjectID != "" {
+		ends["object_id"] = t.ObjectID
+	}
+	return write(ctx, s, "update fact", func(r txRunner) (*lore.Fact, error) {
+		recs, err := r.run("MergeFactEndpoints", shape{}, ends)
+		if err != nil {
+			return nil, err
+		}
+		row := recs[0]
+		subject, _ := row.Get("subject")
+		if subject == nil {
+			return nil, lore.Errorf(lore.EINVALID, "subject_id %q is not an entity of this scope", t.SubjectID)
+		}
+		objectID, _ := row.Get("object_id")
+		if t.ObjectID != "" && objectID == nil {
+			return nil, lore.Errorf(lore.EINVALID, "object_id %q is not an entity of this scope", t.ObjectID)
+		}
+		subjectName, object := t.Subject, strings.TrimSpace(t.Object)
+		if subjectName == "" {
+			subjectName, _ = subject.(string)
+		}
+		if t.ObjectID != "" && object == "" {
+			name, _ := row.Get("object")
+			object, _ = name.(string)
+		}
+		key := (&lore.Fact{ObjectID: t.ObjectID, Object: object}).ObjectKey()
+		dedup := dedupKey(ns, t.SubjectID, pred, key)
+		check := scopeParams(scope)
+		check["id"], check["dedup_key"] = id, dedup
+		recs, err = r.run("FactTwin", scopeShape(scope), check)
+		if err != nil {
+			return nil, err
+		}
+		if len(recs) == 0 {
+			return nil, lore.Errorf(lore.ENOTFOUND, "fact %q not found", id)
+		}
+		if twin, _ := recs[0].Get("id"); twin != nil {
+			text, _ := recs[0].Get("text")
+			return nil, lore.Errorf(lore.ECONFLICT, "fact %v already states this (%q); change or delete one of them", twin, text)
+		}
+		params["subject_id"], params["subject"], params["predicate"] = t.SubjectID, subjectName, pred
+		params["object_id"], params["object"], params["object_key"], params["dedup_key"] = ends["object_id"], object, key, dedup
+		recs, err = r.run("UpdateFactTriple", scopeShape(scope), params)
+		if err != nil {
+			return nil, err
+		}
+		if len(recs) == 0 {
+			return nil, lore.Errorf(lore.ENOTFOUND, "fact %q not found", id)
+		}
+		p, err := nodeProps(recs[0], "f")
+		if err != nil {
+			return nil, err
+		}
+		return toFact(p)
+	})
 }

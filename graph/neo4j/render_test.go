@@ -16,7 +16,7 @@ func TestScopePredicate(t *testing.T) {
 		want    string
 	}{
 		{"user", lore.Scope{TenantID: "t", UserID: "u"}, true, "f.tenant_id = $tenant_id AND f.user_id = $user_id"},
-		{"agent only", lore.Scope{TenantID: "t", AgentID: "a"}, true, "f.tenant_id = $tenant_id AND f.agent_id = $agent_id"},
+		{"agent only", lore.Scope{TenantID: "t", AgentID: "a"}, true, "f.tenant_id = $tenant_id AND f.user_id = '' AND f.agent_id = $agent_id"},
 		{"user agent run", lore.Scope{TenantID: "t", UserID: "u", AgentID: "a", RunID: "r"}, true,
 			"f.tenant_id = $tenant_id AND f.user_id = $user_id AND f.agent_id = $agent_id AND f.run_id = $run_id"},
 		{"namespace drops run", lore.Scope{TenantID: "t", UserID: "u", RunID: "r"}, false,
@@ -71,7 +71,7 @@ func TestScopedStatementsFilterScope(t *testing.T) {
 		"FindEpisodes", "UpdateEpisode", "DeleteEpisode", "FindEntities", "FindFacts", "UpdateFact",
 		"DeleteFact", "NeighborhoodOneHop", "NeighborhoodTwoHops", "History",
 		"DeleteScopeEpisodes", "DeleteScopeEntities", "DeleteScopeFacts", "DeleteScopeJobs", "DeleteScopeHistory",
-		"Speakers", "DeleteScopeSpeakers",
+		"Speakers", "DeleteScopeSpeakers", "FactTwin", "UpdateFactTriple",
 	} {
 		q, err := s.render(name, sh)
 		if err != nil {

@@ -231,8 +231,13 @@ func templateFuncs() template.FuncMap {
 func scopePredicate(alias string, sh shape, withRun bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s.tenant_id = $tenant_id", alias)
-	if sh.User {
+	switch {
+	case sh.User:
 		fmt.Fprintf(&b, " AND %s.user_id = $user_id", alias)
+	case sh.Agent:
+		// An agent-only read sees the agent's own records, stored with no
+		// user, never its users' (lore.Scope.Contains).
+		fmt.Fprintf(&b, " AND %s.user_id = ''", alias)
 	}
 	if sh.Agent {
 		fmt.Fprintf(&b, " AND %s.agent_id = $agent_id", alias)

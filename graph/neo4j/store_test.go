@@ -44,3 +44,7 @@ func mustOpen(tb testing.TB) *neo4j.Store {
 func TestStore(t *testing.T) {
 	storetest.RunStore(t, "neo4j", func(tb testing.TB) lore.Store { return mustOpen(tb) })
 }
+
+func TestKeys(t *testing.T) {
+	storetest.RunKeys(t, "neo4j", func(tb testing.TB) lore.KeyStore { return mustOpen(tb) })
+}

@@ -455,7 +455,8 @@ func exhaustiveBM25(docs []lore.IndexDoc, q lore.IndexQuery) []lore.IndexHit {
 		if q.Scope.UserID != "" {
 			return sc.UserID == q.Scope.UserID
 		}
-		return sc.AgentID == q.Scope.AgentID
+		// An agent's partition holds its own documents only.
+		return sc.UserID == "" && sc.AgentID == q.Scope.AgentID
 	}
 	var part [][]string
 	var partDocs []lore.IndexDoc

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/lore-memory/lore"
@@ -29,9 +30,17 @@ const duplicateSQL = `SELECT id, text FROM facts
 	AND tenant_id = ? AND user_id = ? AND agent_id = ? AND ` + currentSQL + `
 	ORDER BY last_seen DESC, id LIMIT 1`
 
+// twinSQL finds a current fact other than the one being changed (the last
+// argument) that states the same triple, with duplicateSQL's arguments.
+const twinSQL = `SELECT id, text FROM facts
+	WHERE subject_id = ? AND predicate = ? AND object_key = ?
+	AND tenant_id = ? AND user_id = ? AND agent_id = ? AND ` + currentSQL + ` AND id <> ?
+	LIMIT 1`
+
 // MergeFact adds f, or merges it into the current fact of the namespace
 // with the same subject, predicate and object key, and records ADD or MERGE
-// history in the same transaction.
+// history in the same transaction. A fact given already closed is always
+// added.
 func (s *Store) MergeFact(ctx context.Context, f *lore.Fact, actor string) (*lore.Fact, lore.EventKind, error) {
 	if err := f.Scope.Validate(); err != nil {
 		return nil, "", err
@@ -73,7 +82,12 @@ func (s *Store) MergeFact(ctx context.Context, f *lore.Fact, actor string) (*lor
 			}
 		}
 		var id, text string
-		err := tx.QueryRowContext(ctx, duplicateSQL, f.SubjectID, pred, key, ns.TenantID, ns.UserID, ns.AgentID, micros(now), micros(now)).Scan(&id, &text)
+		err := sql.ErrNoRows
+		if f.Current(now) {
+			// A fact given already closed is history: it never merges
+			// into a current twin, which would lose its ending.
+			err = tx.QueryRowContext(ctx, duplicateSQL, f.SubjectID, pred, key, ns.TenantID, ns.UserID, ns.AgentID, micros(now), micros(now)).Scan(&id, &text)
+		}
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			id, event = newID(), lore.EventAdd
@@ -190,6 +204,11 @@ func (s *Store) UpdateFact(ctx context.Context, scope lore.Scope, id string, upd
 	if upd.Confidence != nil && (*upd.Confidence < 0 || *upd.Confidence > 1) {
 		return nil, lore.Errorf(lore.EINVALID, "confidence %v is outside 0..1", *upd.Confidence)
 	}
+	if upd.Triple != nil {
+		if err := checkTriple(upd.Triple); err != nil {
+			return nil, err
+		}
+	}
 	var out *lore.Fact
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		f, err := getFact(ctx, tx, scope, id)
@@ -197,6 +216,11 @@ func (s *Store) UpdateFact(ctx context.Context, scope lore.Scope, id string, upd
 			return err
 		}
 		before := f.Text
+		if upd.Triple != nil {
+			if err := s.retriple(ctx, tx, f, *upd.Triple); err != nil {
+				return err
+			}
+		}
 		if upd.Text != nil {
 			f.Text = *upd.Text
 		}
@@ -227,6 +251,70 @@ func (s *Store) UpdateFact(ctx context.Context, scope lore.Scope, id string, upd
 			Before: before, After: f.Text, Actor: upd.Actor, Reason: upd.Reason, At: f.UpdatedAt})
 	})
 	return out, wrap("update fact", err)
+}
+
+// checkTriple refuses a triple that cannot be stored.
+func checkTriple(t *lore.Triple) error {
+	if t.SubjectID == "" {
+		return lore.Errorf(lore.EINVALID, "subject_id is required")
+	}
+	if _, err := lore.NormalizePredicate(t.Predicate); err != nil {
+		return err
+	}
+	if t.ObjectID == "" && lore.NormalizeName(t.Object) == "" {
+		return lore.Errorf(lore.EINVALID, "object is required")
+	}
+	return nil
+}
+
+// retriple sets f to state t within tx: both ends must be entities of f's
+// namespace, and no other current fact may state t already. Names left
+// empty are the entities' own.
+func (s *Store) retriple(ctx context.Context, tx *sql.Tx, f *lore.Fact, t lore.Triple) error {
+	ns := f.Scope.Namespace()
+	name := func(field, id string) (string, error) {
+		var n string
+		err := tx.QueryRowContext(ctx, `SELECT name FROM entities WHERE id = ? AND tenant_id = ? AND user_id = ? AND agent_id = ?`,
+			id, ns.TenantID, ns.UserID, ns.AgentID).Scan(&n)
+		if errors.Is(err, sql.ErrNoRows) {
+			return "", lore.Errorf(lore.EINVALID, "%s %q is not an entity of this scope", field, id)
+		}
+		return n, err
+	}
+	subj, err := name("subject_id", t.SubjectID)
+	if err != nil {
+		return err
+	}
+	if t.Subject == "" {
+		t.Subject = subj
+	}
+	if t.ObjectID != "" {
+		obj, err := name("object_id", t.ObjectID)
+		if err != nil {
+			return err
+		}
+		if t.Object == "" {
+			t.Object = obj
+		}
+	}
+	pred, _ := lore.NormalizePredicate(t.Predicate)
+	next := lore.Fact{ObjectID: t.ObjectID, Object: strings.TrimSpace(t.Object)}
+	key := next.ObjectKey()
+	now := s.clock()
+	if f.Current(now) {
+		var twin, text string
+		err := tx.QueryRowContext(ctx, twinSQL, t.SubjectID, pred, key, ns.TenantID, ns.UserID, ns.AgentID, micros(now), micros(now), f.ID).Scan(&twin, &text)
+		switch {
+		case err == nil:
+			return lore.Errorf(lore.ECONFLICT, "fact %s already states this (%q); change or delete one of them", twin, text)
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+	}
+	f.SubjectID, f.Subject, f.Predicate, f.ObjectID, f.Object = t.SubjectID, t.Subject, pred, next.ObjectID, next.Object
+	_, err = tx.ExecContext(ctx, `UPDATE facts SET subject_id = ?, subject = ?, predicate = ?, object_id = ?, object = ?,
+		object_key = ? WHERE id = ?`, f.SubjectID, f.Subject, f.Predicate, f.ObjectID, f.Object, key, f.ID)
+	return err
 }
 
 // DeleteFact removes a fact and records a DELETE event; its history stays.

@@ -353,3 +353,72 @@ func TestWriteLoadsItsUsersVectorSet(t *testing.T) {
 		t.Errorf("agent set cached after a write, want it left to its first search")
 	}
 }
+
+// TestMigration8RepostsAgentPartitions: a file from before migration 8
+// posted a user's document that carries an agent under the agent's
+// partition too; after the migration the agent's partition holds only the
+// agent's own documents, in postings and statistics.
+func TestMigration8RepostsAgentPartitions(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "lore.db")
+	st, err := Open(ctx, path)
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	idx := st.Index()
+	docs := []lore.IndexDoc{
+		{ID: "users", Kind: lore.KindFact, Scope: lore.Scope{TenantID: "t", UserID: "u", AgentID: "a"}, Text: "secret diagnosis"},
+		{ID: "own", Kind: lore.KindFact, Scope: lore.Scope{TenantID: "t", AgentID: "a"}, Text: "agent note"},
+	}
+	if err := idx.Upsert(ctx, docs); err != nil {
+		t.Fatalf("Upsert: %v", err)
+	}
+	agentPart := vecKey{tenant: "t", agent: "a"}.part()
+	// As Lore before migration 8 left it: the user's document posted under
+	// the agent's partition as well.
+	for _, q := range []string{
+		`INSERT INTO doc_terms (part, term, seq, tf, len) SELECT ?, term, seq, tf, len FROM doc_terms WHERE seq = (SELECT seq FROM docs WHERE id = 'users')`,
+		`UPDATE part_stats SET docs = docs + 1, tokens = tokens + 2 WHERE part = ?`,
+	} {
+		if _, err := st.w.ExecContext(ctx, q, agentPart); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	if _, err := st.w.ExecContext(ctx, `PRAGMA user_version = 7`); err != nil {
+		t.Fatalf("set user_version: %v", err)
+	}
+	idx.Close()
+	st.Close()
+
+	st, err = Open(ctx, path)
+	if err != nil {
+		t.Fatalf("reopen: %v", err)
+	}
+	defer st.Close()
+	var n, partDocs int
+	if err := st.r.QueryRowContext(ctx, `SELECT count(*) FROM doc_terms WHERE part = ? AND seq = (SELECT seq FROM docs WHERE id = 'users')`, agentPart).Scan(&n); err != nil {
+		t.Fatalf("count postings: %v", err)
+	}
+	if err := st.r.QueryRowContext(ctx, `SELECT docs FROM part_stats WHERE part = ?`, agentPart).Scan(&partDocs); err != nil {
+		t.Fatalf("part stats: %v", err)
+	}
+	if n != 0 || partDocs != 1 {
+		t.Errorf("agent partition after migration: %d postings of the user's document, %d documents; want 0 and 1", n, partDocs)
+	}
+	idx = st.Index()
+	defer idx.Close()
+	for _, c := range []struct {
+		scope lore.Scope
+		text  string
+		want  int
+	}{
+		{lore.Scope{TenantID: "t", AgentID: "a"}, "secret", 0},
+		{lore.Scope{TenantID: "t", AgentID: "a"}, "note", 1},
+		{lore.Scope{TenantID: "t", UserID: "u"}, "secret", 1},
+	} {
+		hits, err := idx.SearchText(ctx, lore.IndexQuery{Scope: c.scope, Text: c.text, Limit: 5})
+		if err != nil || len(hits) != c.want {
+			t.Errorf("SearchText(%+v, %q)=%v err=%v, want %d hits", c.scope, c.text, hits, err, c.want)
+		}
+	}
+}

@@ -324,10 +324,11 @@ func (w *where) in(col string, vals []string) {
 
 // scope appends the conditions that select the records sc Contains, for a
 // table aliased p with tenant_id, user_id, agent_id and run_id columns.
-// Only the set fields filter, as lore.Scope.Contains says.
+// The set fields filter, and an agent-only scope selects the agent's own
+// records (no user), as lore.Scope.Contains says.
 func (w *where) scope(p string, sc lore.Scope) {
 	w.add(p+"tenant_id = ?", sc.TenantID)
-	if sc.UserID != "" {
+	if sc.UserID != "" || sc.AgentID != "" {
 		w.add(p+"user_id = ?", sc.UserID)
 	}
 	if sc.AgentID != "" {
@@ -352,7 +353,8 @@ func (w *where) scopeFilter(p string, sc lore.Scope) {
 func (w *where) namespace(p string, sc lore.Scope) {
 	ns := sc.Namespace()
 	w.add(p+"tenant_id = ?", ns.TenantID)
-	if ns.UserID != "" {
+	// An agent-only scope reads the agent's own namespace (no user).
+	if ns.UserID != "" || ns.AgentID != "" {
 		w.add(p+"user_id = ?", ns.UserID)
 	}
 	if ns.AgentID != "" {

@@ -46,6 +46,10 @@ func TestStore(t *testing.T) {
 	storetest.RunStore(t, "sqlite", func(tb testing.TB) lore.Store { return mustOpen(tb) })
 }
 
+func TestKeys(t *testing.T) {
+	storetest.RunKeys(t, "sqlite", func(tb testing.TB) lore.KeyStore { return mustOpen(tb) })
+}
+
 func TestIndex(t *testing.T) {
 	storetest.RunIndex(t, "sqlite", func(tb testing.TB) lore.Index { return mustIndex(tb) })
 }

@@ -46,7 +46,7 @@ func (s *Store) SetVectorCacheBytes(n int64) {
 }
 
 // vecKey names one cached set: a user's documents (agent empty) or an
-// agent's documents across users (user empty).
+// agent's own documents, those stored with no user (user empty).
 type vecKey struct{ tenant, user, agent string }
 
 // readKey returns the set that holds every document visible to a read
@@ -58,16 +58,18 @@ func readKey(sc lore.Scope) vecKey {
 	return vecKey{tenant: sc.TenantID, agent: sc.AgentID}
 }
 
-// docKeys returns the sets a document of (tenant, user, agent) belongs to.
+// docKeys returns the set a document of (tenant, user, agent) belongs to:
+// its user's, or, for an agent's own document (no user), its agent's. A
+// user's document never joins the agent's set, so agent-only reads neither
+// return it nor count it in their BM25 statistics.
 func docKeys(tenant, user, agent string) []vecKey {
-	var out []vecKey
-	if user != "" {
-		out = append(out, vecKey{tenant: tenant, user: user})
+	switch {
+	case user != "":
+		return []vecKey{{tenant: tenant, user: user}}
+	case agent != "":
+		return []vecKey{{tenant: tenant, agent: agent}}
 	}
-	if agent != "" {
-		out = append(out, vecKey{tenant: tenant, agent: agent})
-	}
-	return out
+	return nil
 }
 
 // vecDoc is one cached document.
@@ -268,9 +270,8 @@ func (s *Store) vectorSet(ctx context.Context, key vecKey) (*vecSet, error) {
 	}
 	var w where
 	w.add("d.tenant_id = ?", key.tenant)
-	if key.user != "" {
-		w.add("d.user_id = ?", key.user)
-	} else {
+	w.add("d.user_id = ?", key.user)
+	if key.user == "" {
 		w.add("d.agent_id = ?", key.agent)
 	}
 	rows, err := s.r.QueryContext(ctx, `SELECT d.id, d.kind, d.user_id, d.agent_id, d.run_id, d.time, v.vector
@@ -425,7 +426,7 @@ func docMatcher(q lore.IndexQuery) func(d *vecDoc) bool {
 		until = micros(*q.Until)
 	}
 	return func(d *vecDoc) bool {
-		return (sc.UserID == "" || d.user == sc.UserID) &&
+		return d.user == sc.UserID &&
 			(sc.AgentID == "" || d.agent == sc.AgentID) &&
 			(sc.RunID == "" || d.run == sc.RunID) &&
 			(len(q.Kinds) == 0 || slices.Contains(q.Kinds, d.kind)) &&

@@ -105,10 +105,15 @@ func whereBuilder(f *models.WhereFilter) *filters.WhereBuilder {
 // scopeFilter selects the documents scope Contains. The Weaviate tenant
 // already holds one Lore tenant only; the tenant_id operand stays as a second
 // guard, so even two tenant ids that hashed alike could never see each
-// other's documents. A field the scope leaves empty is not filtered, exactly
-// as in lore.Scope.Contains.
+// other's documents. A field the scope leaves empty is not filtered, but an
+// agent-only scope selects documents with no user, exactly as in
+// lore.Scope.Contains.
 func scopeFilter(scope lore.Scope) []*models.WhereFilter {
 	out := []*models.WhereFilter{textEqual(propTenant, scope.TenantID)}
+	if scope.UserID == "" && scope.AgentID != "" {
+		// An agent-only read sees the agent's own documents (no user).
+		out = append(out, textEqual(propUser, ""))
+	}
 	for _, f := range []struct{ prop, value string }{
 		{propUser, scope.UserID}, {propAgent, scope.AgentID}, {propRun, scope.RunID},
 	} {

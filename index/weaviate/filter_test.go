@@ -158,9 +158,9 @@ func TestQueryFilter(t *testing.T) {
 			want: `{operator:And,operands:[{operator:Equal,path:["tenant_id"],valueText:"t"},{operator:Equal,path:["user_id"],valueText:"u"}]}`,
 		},
 		{
-			name: "agent only leaves user open",
+			name: "agent only selects the agent's own documents (no user)",
 			q:    lore.IndexQuery{Scope: lore.Scope{TenantID: "t", AgentID: "a"}},
-			want: `{operator:And,operands:[{operator:Equal,path:["tenant_id"],valueText:"t"},{operator:Equal,path:["agent_id"],valueText:"a"}]}`,
+			want: `{operator:And,operands:[{operator:Equal,path:["tenant_id"],valueText:"t"},{operator:Equal,path:["user_id"],valueText:""},{operator:Equal,path:["agent_id"],valueText:"a"}]}`,
 		},
 		{
 			name: "full scope",
