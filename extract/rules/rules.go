@@ -268,7 +268,9 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 		}
 		// Relations and third-person facts hold even in a sentence that is
 		// not about the speaker ("Emma works at Siemens").
+		said := map[string]bool{} // subjects of the triples this sentence gave
 		for _, f := range c.relations(subject, speakerType, expanded, ref) {
+			said[f.Subject] = true
 			add(f)
 		}
 		// Jobs of the speaker are statements about them (the sentence's
@@ -280,12 +282,15 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 				jobs = append(jobs, f)
 				continue
 			}
+			said[f.Subject] = true
 			add(f)
 		}
 		if !about {
 			// News of someone the speaker named ("Arjun's wife Kavya just
 			// got a job teaching chemistry") is a fact about them.
-			if who := c.namedSubject(s, other); who != "" && !addressed(s) && len(lowerWords(s)) >= minStatementWords {
+			// A sentence that gave a triple about them already says it
+			// ("Alice lives in Paris, near the Louvre").
+			if who := c.namedSubject(s, other); who != "" && !said[who] && !addressed(s) && len(lowerWords(s)) >= minStatementWords {
 				if text := standalone(s, v, ref); text != "" {
 					add(lore.ExtractedFact{
 						Subject: who, SubjectType: c.typeOf(who), Predicate: "statement",
