@@ -103,6 +103,10 @@ func TestExtractIssueExamples(t *testing.T) {
 			name: "job title and employer", text: "I'm a staff nurse at St. Mary's Hospital, so nights are rough.",
 			want: []triple{{s: "user", p: "works_as", o: "staff nurse"}, {s: "user", p: "works_at", o: "St. Mary's Hospital"}},
 		},
+		{
+			name: "work at as", text: "I work at Initech as a QA engineer.",
+			want: []triple{{s: "user", p: "works_at", o: "Initech"}, {s: "user", p: "works_as", o: "qa engineer"}},
+		},
 		{name: "not a job", text: "I'm a huge fan of jazz.", never: []triple{{s: "user", p: "works_as", o: "huge fan of jazz"}}},
 		{name: "used to be", text: "I used to be a teacher in Leeds.", want: []triple{{s: "user", p: "works_as", o: "teacher", ended: true}}},
 		{name: "X and I broke up", text: "Priya and I broke up in May.", want: []triple{{s: "user", p: "dates", o: "Priya", ended: true}}},

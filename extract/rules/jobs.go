@@ -11,6 +11,9 @@ import (
 var (
 	// "I'm a backend dev at Hollis Analytics", "I'm now a senior data analyst"
 	myJobRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m)\s+(?:now\s+|currently\s+|still\s+|also\s+)?(?:a|an)\s+)([^,;!?()]+)`)
+	// "I work at Shopify as a backend engineer": the title (works_at comes
+	// from the first-person patterns)
+	myWorkAsRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:still\s+|now\s+|currently\s+)?(?:am\s+)?work(?:s|ing)?\s+(?:at|for)\s+)[^,;!?()]+?(?i:\s+as\s+(?:a|an)\s+)([^,;!?()]+)`)
 	// "Jonas is a cellist", "Sam's a high school history teacher", "she's a vet"
 	theirJobRe = regexp.MustCompile(nameRe + `(?:\s+is|'s|’s)\s+(?:now\s+)?(?i:a|an)\s+([^,;!?()]+)`)
 	// "Ana just started at St. Luke's Hospital", "Sam got hired at Northern Secondary"
@@ -22,6 +25,7 @@ var (
 // splitJob cuts "backend dev at Hollis Analytics so my budget is ok" into
 // the title and the employer.
 func splitJob(rest string) (title, org string) {
+	rest = strings.TrimRight(strings.TrimSpace(rest), ".!?…")
 	lower := strings.ToLower(rest)
 	for _, b := range []string{" so ", " and ", " but ", " because ", " who ", " which ", " in ", " now", " lol", " tbh", " btw"} {
 		if i := strings.Index(lower, b); i >= 0 {
@@ -84,6 +88,9 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 		if m := myJobRe.FindStringSubmatch(clause); m != nil {
 			title, org := splitJob(m[1])
 			job(subject, subjectType, title, org)
+		} else if m := myWorkAsRe.FindStringSubmatch(clause); m != nil {
+			title, _ := splitJob(m[1])
+			job(subject, subjectType, title, "")
 		}
 	}
 	for _, m := range theirJobRe.FindAllStringSubmatch(clause, -1) {
