@@ -23,8 +23,7 @@ type statement struct {
 }
 
 const (
-	subj     = `(?i)\b(?:i|we)\s+(?:(?:have|had|has)\s+)?(?:just\s+|recently\s+|finally\s+|also\s+|really\s+|actually\s+|currently\s+|now\s+|still\s+|already\s+|usually\s+|often\s+|always\s+|even\s+|been\s+)*`
-	relWords = `sister|brother|mom|mother|dad|father|wife|husband|partner|son|daughter|friend|best friend|boyfriend|girlfriend|boss|cousin|aunt|uncle|grandma|grandmother|grandpa|grandfather|colleague|coworker|co-worker|roommate|fiancé|fiance|fiancée|niece|nephew|neighbor|neighbour|mentor|teacher|therapist|doctor|dog|cat|puppy|kitten|pet|horse`
+	subj = `(?i)\b(?:i|we)\s+(?:(?:have|had|has)\s+)?(?:just\s+|recently\s+|finally\s+|also\s+|really\s+|actually\s+|currently\s+|now\s+|still\s+|already\s+|usually\s+|often\s+|always\s+|even\s+|been\s+)*`
 )
 
 // statements are tried in order on each sentence; the more specific come first.
@@ -35,6 +34,7 @@ var statements = []statement{
 	{re: regexp.MustCompile(subj + `(?:moved|moving|relocated|relocating)\s+(?:back\s+)?to\s+(.+)`), predicate: "lives_in", verb: "moved to", objectType: "place", event: true, confidence: 0.8},
 	{re: regexp.MustCompile(subj + `(?:work|working|works)\s+(?:at|for)\s+(.+)`), predicate: "works_at", verb: "works at", objectType: "organization", confidence: 0.85},
 	{re: regexp.MustCompile(subj + `(?:got|started|landed|accepted|took|start|starting)\s+(?:a\s+|my\s+|the\s+)?(?:new\s+)?(?:job|position|role|internship)\s+(?:at|with)\s+(.+)`), predicate: "works_at", verb: "started a job at", objectType: "organization", event: true, confidence: 0.8},
+	{re: regexp.MustCompile(subj + `(?:am\s+|are\s+)?(?:start|starting|started|begin|beginning|began)\s+(?:work(?:ing)?\s+|(?:a|my)\s+new\s+job\s+)?(?:at|with)\s+(\p{Lu}.+)`), predicate: "works_at", verb: "works at", objectType: "organization", event: true, confidence: 0.8},
 	{re: regexp.MustCompile(subj + `(?:work|working)\s+as\s+(?:a\s+|an\s+)?(.+)`), predicate: "works_as", verb: "works as", confidence: 0.85},
 	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+(?:now\s+)?(?:married|engaged)\s+to\s+(.+)`), predicate: "married_to", verb: "is married to", objectType: "person", confidence: 0.85},
 	{re: regexp.MustCompile(`(?i)\bi was born\s+(?:and raised\s+)?in\s+(.+)`), predicate: "born_in", verb: "was born in", objectType: "place", confidence: 0.85},
@@ -59,16 +59,3 @@ var statements = []statement{
 	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+(?:a|an)\s+(.+)`), predicate: "is_a", verb: "is a", confidence: 0.6},
 	{re: regexp.MustCompile(subj + `(?:have|has|own)\s+(?:a|an|two|three|four|\d+)\s+(.+)`), predicate: "has", verb: "has", confidence: 0.6},
 }
-
-// relation statements name a person or pet of the speaker.
-var (
-	// "my sister Emma", "my sister's name is Emma", "my dog, Rex"
-	myRelationRe = regexp.MustCompile(`(?i)\bmy\s+(` + relWords + `)(?:'s name is|,|\s+is named|\s+named|\s+called|\s+is)?\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?)`)
-	// "a puppy named Biscuit"
-	namedRelationRe = regexp.MustCompile(`(?i)\b(?:a|an|our|the|his|her|their)\s+(?:new\s+|little\s+|baby\s+|younger\s+|older\s+)?(` + relWords + `)\s+(?:named|called)\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?)`)
-	// "Emma is my sister"
-	isMyRelationRe = regexp.MustCompile(`(?i)\b(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?)\s+is\s+my\s+(` + relWords + `)\b`)
-	// third-person relations between names: "Emma lives in Boston".
-	thirdLivesRe = regexp.MustCompile(`\b(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?)\s+(?:lives|lived|moved|is living|has moved)\s+(?:in|to)\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)`)
-	thirdWorksRe = regexp.MustCompile(`\b(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?)\s+(?:works|worked|is working)\s+(?:at|for)\s+(\p{Lu}[\p{L}&-]+(?:\s+\p{Lu}[\p{L}&-]+)*)`)
-)

@@ -51,7 +51,7 @@ func expandContractions(s string) string { return contractions.Replace(s) }
 
 // clauseStartRe finds a conjunction that starts a new first-person clause:
 // "My name is Alex and I live in Lisbon" holds two statements.
-var clauseStartRe = regexp.MustCompile(`(?i)(?:,\s*|;\s*|\s+)(?:and|but|so|because|while|though|although|then|plus)?\s*\b(i|we|my)\s`)
+var clauseStartRe = regexp.MustCompile(`(?i)(?:[,;]\s*(?:(?:and|but|so|because|while|though|although|then|plus)\s+)?|\s+(?:and|but|so|because|while|though|although|then|plus)\s+)\b(i|we|my)\s`)
 
 // splitClauses cuts a sentence before each conjunction that starts a new
 // first-person clause.
@@ -84,7 +84,8 @@ var clauseBreaks = []string{
 var trailingFillers = []string{
 	" too", " a lot", " so much", " very much", " now", " anymore", " again", " lately", " right now",
 	" these days", " nowadays", " as well", " really", " though", " actually", " recently", " together",
-	" at the moment", " currently", " every day", " each day", " every week",
+	" at the moment", " currently", " every day", " each day", " every week", " for good", " btw", " lol", " tbh",
+	" haha", " lmao", " fyi", " tho", " though",
 }
 
 // cleanObject trims an object phrase to its first clause, drops date
@@ -112,8 +113,8 @@ func cleanObject(obj string, spans []temporal.Span, offset int) string {
 		changed = false
 		lower = strings.ToLower(obj)
 		for _, f := range trailingFillers {
-			if strings.HasSuffix(lower, f) {
-				obj = strings.TrimSpace(obj[:len(obj)-len(f)])
+			if strings.HasSuffix(" "+lower, f) {
+				obj = strings.TrimSpace(obj[:max(len(obj)-len(f), 0)])
 				changed = true
 				break
 			}
@@ -144,129 +145,6 @@ var danglingWords = map[string]bool{
 	"about": true, "into": true, "than": true, "that": true, "this": true, "my": true, "your": true, "his": true,
 	"her": true, "their": true, "our": true, "its": true, "some": true, "which": true, "who": true, "so": true,
 	"because": true, "while": true, "when": true, "if": true,
-}
-
-// nameMention is a capitalized name found in a sentence.
-type nameMention struct {
-	text string
-	typ  string
-}
-
-// spotNames finds runs of capitalized words. A run that starts a sentence
-// counts only when known holds it (or known is nil and it has two words),
-// since every sentence starts with a capital.
-func spotNames(sentence string, known map[string]bool, withInitial bool) []nameMention {
-	words := strings.Fields(sentence)
-	var out []nameMention
-	for i := 0; i < len(words); {
-		w, endsRun := trimWord(words[i])
-		if !isNameWord(w) {
-			i++
-			continue
-		}
-		run := []string{w}
-		j := i + 1
-		for !endsRun && j < len(words) {
-			next, ends := trimWord(words[j])
-			if isNameWord(next) {
-				run = append(run, next)
-				endsRun = ends
-				j++
-				continue
-			}
-			// "Bank of America", "University of Texas"
-			if (next == "of" || next == "de" || next == "&") && j+1 < len(words) {
-				after, ends2 := trimWord(words[j+1])
-				if isNameWord(after) {
-					run = append(run, next, after)
-					endsRun = ends2
-					j += 2
-					continue
-				}
-			}
-			break
-		}
-		name := strings.Join(run, " ")
-		initial := i == 0 || isQuoteStart(words[i-1])
-		i = j
-		if isStopName(run[0]) {
-			if len(run) == 1 {
-				continue
-			}
-			name = strings.Join(run[1:], " ")
-			initial = false
-		}
-		if initial {
-			if !withInitial || known == nil || !known[normalize(name)] {
-				continue
-			}
-		}
-		if isTemporalWord(normalize(name)) {
-			continue
-		}
-		out = append(out, nameMention{text: name, typ: guessType(sentence, name)})
-	}
-	return out
-}
-
-func normalize(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
-
-// trimWord strips surrounding punctuation and a possessive; endsRun reports
-// punctuation that ends a name run ("Boston, and").
-func trimWord(w string) (string, bool) {
-	endsRun := strings.ContainsAny(w[len(w)-1:], ",.;:!?)\"")
-	w = strings.TrimFunc(w, func(r rune) bool { return unicode.IsPunct(r) && r != '&' })
-	w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
-	return w, endsRun
-}
-
-func isQuoteStart(prev string) bool {
-	return strings.HasSuffix(prev, ":") || strings.HasSuffix(prev, "\"")
-}
-
-func isNameWord(w string) bool {
-	if w == "" || w == "I" {
-		return false
-	}
-	r := []rune(w)
-	if !unicode.IsUpper(r[0]) {
-		return false
-	}
-	for _, c := range r {
-		if !unicode.IsLetter(c) && !unicode.IsDigit(c) && c != '-' && c != '\'' && c != '.' && c != '&' {
-			return false
-		}
-	}
-	return true
-}
-
-func guessType(sentence, name string) string {
-	lower := strings.ToLower(sentence)
-	n := strings.ToLower(name)
-	last := lastWord(n)
-	switch last {
-	case "university", "college", "school", "inc", "corp", "company", "hospital", "bank", "club",
-		"foundation", "institute", "academy", "center", "centre", "group", "church", "studio", "agency":
-		return "organization"
-	case "park", "street", "city", "beach", "lake", "mountain", "mountains", "river", "island", "museum", "cafe", "restaurant":
-		return "place"
-	}
-	for _, p := range []string{"in ", "to ", "from ", "near ", "visit ", "visited ", "around "} {
-		if strings.Contains(lower, p+n) {
-			return "place"
-		}
-	}
-	for _, p := range []string{"work at ", "works at ", "work for ", "works for ", "job at ", "worked at "} {
-		if strings.Contains(lower, p+n) {
-			return "organization"
-		}
-	}
-	for _, p := range []string{"with ", "mr. ", "mrs. ", "ms. ", "dr. ", "and ", "told ", "met ", "called "} {
-		if strings.Contains(lower, p+n) {
-			return "person"
-		}
-	}
-	return "entity"
 }
 
 // stopNames are capitalized words that are not names: sentence openers,

@@ -1,0 +1,283 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/temporal"
+)
+
+// The subject of an ending: the speaker alone or with someone ("Sam and I").
+const endSubj = `(?i:\b(?:(?:\p{Lu}[\p{L}-]+\s+and\s+)?i|we)\s+(?:have\s+|had\s+|just\s+|finally\s+|recently\s+|officially\s+|already\s+|actually\s+|also\s+)*)`
+
+var (
+	endingAlt = func() string {
+		alts := make([]string, len(endings))
+		for i, e := range endings {
+			alts[i] = strings.ReplaceAll(regexp.QuoteMeta(e.verb), " ", `\s+`)
+		}
+		return strings.Join(alts, "|")
+	}()
+	// "I quit Shopify", "I stopped eating meat", "we sold the boat"
+	endVerbRe = regexp.MustCompile(endSubj + `(?i:(` + endingAlt + `))\s+(.+)`)
+	// "I no longer eat meat", "I don't live in Berlin anymore", "I used to
+	// play the piano"
+	noLongerRe = regexp.MustCompile(endSubj + `(?i:(?:am\s+|are\s+)?no\s+longer|(?:do\s+not|don't|don’t)(?:\s+really)?)\s+(?i:(\p{L}+))\s+(.+)`)
+	usedToRe   = regexp.MustCompile(endSubj + `(?i:used\s+to)\s+(?i:(\p{L}+))\s+(.+)`)
+	anymoreRe  = regexp.MustCompile(`(?i)\b(?:any\s?more|these\s+days)\b`)
+	// "I'm not vegan anymore"
+	notAnymoreRe = regexp.MustCompile(endSubj + `(?i:am\s+not|'m\s+not|am\s+no\s+longer)\s+(?:a\s+|an\s+)?(.+?)\s+(?i:any\s?more)\b`)
+	// "Felix isn't my roommate anymore", "Dana is no longer my boss"
+	notMyRoleRe = regexp.MustCompile(nameRe + `\s+(?i:(?:is\s+not|isn't|isn’t)\s+(?:my|our)\s+(` + roleAlt + `)\s+any\s?more|is\s+no\s+longer\s+(?:my|our)\s+(` + roleAlt + `))\b`)
+	// "Chloe and I broke up"
+	brokeUpRe = regexp.MustCompile(`\b(\p{Lu}[\p{L}-]+)\s+and\s+(?:I|i)\s+(?:just\s+|finally\s+|officially\s+)?(?:broke\s+up|split\s+up|separated|divorced|got\s+divorced)\b`)
+	// "moved from Ottawa to Toronto", "switched from VS Code to Neovim"
+	fromToRe = regexp.MustCompile(endSubj + `(?i:(moved|relocated|switched|changed|went|upgraded))\s+(?:back\s+)?(?i:from)\s+(.+?)\s+(?i:to)\s+(.+)`)
+)
+
+// ended builds a fact that stopped being true at the message time.
+func ended(subject, subjectType, predicate, verb, object string, isEntity bool, objType string, ref time.Time) lore.ExtractedFact {
+	at := ref
+	return lore.ExtractedFact{
+		Subject: subject, SubjectType: subjectType, Predicate: predicate,
+		Object: object, ObjectIsEntity: isEntity, ObjectType: objType,
+		Text:       factText("%s %s %s", subject, verb, object),
+		ValidAt:    nil,
+		InvalidAt:  timePtr(at),
+		Confidence: 0.75,
+	}
+}
+
+// verbFact turns "live in Berlin", "eat meat", "play the piano" into a
+// predicate, its verb as written in a fact ("lives in") and the object.
+func verbFact(verb, rest string) (predicate, said, object, objType string, entity bool) {
+	verb = strings.ToLower(verb)
+	obj := cleanEnd(rest)
+	lower := strings.ToLower(obj)
+	switch verb {
+	case "live", "living":
+		if o, ok := strings.CutPrefix(lower, "in "); ok {
+			_ = o
+			obj = strings.TrimSpace(obj[3:])
+		}
+		return "lives_in", "lives in", obj, "place", startsUpper(obj)
+	case "work", "working":
+		for _, p := range []string{"at ", "for "} {
+			if strings.HasPrefix(lower, p) {
+				obj = strings.TrimSpace(obj[len(p):])
+			}
+		}
+		if strings.HasPrefix(lower, "as ") {
+			obj = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(obj[3:], "a "), "an "))
+			return "works_as", "works as", obj, "", false
+		}
+		return "works_at", "works at", obj, "organization", startsUpper(obj)
+	case "eat", "eating":
+		return "eats", "eats", obj, "", false
+	case "drink", "drinking":
+		return "drinks", "drinks", obj, "", false
+	case "smoke", "smoking":
+		if obj == "" {
+			return "smokes", "smokes", "tobacco", "", false
+		}
+	case "drive", "driving":
+		return "drives", "drives", obj, "", startsUpper(obj)
+	case "be":
+		obj = strings.TrimPrefix(strings.TrimPrefix(obj, "a "), "an ")
+		if title, _ := splitJob(obj); jobTitle(title) != "" {
+			return "works_as", "works as " + strings.Fields(withArticle(title))[0], strings.ToLower(title), "", false
+		}
+		return "is_a", "is a", obj, "", false
+	case "own", "have", "has":
+		return "owns", "owns", obj, "", false
+	case "go", "going":
+		for _, p := range []string{"to "} {
+			if strings.HasPrefix(lower, p) {
+				obj = strings.TrimSpace(obj[len(p):])
+			}
+		}
+		return "goes_to", "goes to", obj, "", startsUpper(obj)
+	}
+	base := strings.TrimSuffix(verb, "ing")
+	if base != verb {
+		base = ingToBase(verb)
+	}
+	v := thirdPerson(base)
+	return strings.ToLower(v), v, obj, "", false
+}
+
+// ingToBase undoes -ing: "running" → "run", "making" → "make", "playing" →
+// "play".
+func ingToBase(w string) string {
+	b := strings.TrimSuffix(w, "ing")
+	if len(b) >= 3 && b[len(b)-1] == b[len(b)-2] && !strings.ContainsRune("aeioulsz", rune(b[len(b)-1])) {
+		return b[:len(b)-1]
+	}
+	if len(b) >= 2 && !strings.ContainsRune("aeiouwy", rune(b[len(b)-1])) && strings.ContainsRune("aeiou", rune(b[len(b)-2])) &&
+		(len(b) < 3 || !strings.ContainsRune("aeiou", rune(b[len(b)-3]))) && (strings.HasSuffix(b, "k") || strings.HasSuffix(b, "v") || strings.HasSuffix(b, "z") || strings.HasSuffix(b, "c") || strings.HasSuffix(b, "s") || strings.HasSuffix(b, "t") || strings.HasSuffix(b, "d") || strings.HasSuffix(b, "r") || strings.HasSuffix(b, "g") || strings.HasSuffix(b, "p") || strings.HasSuffix(b, "b")) {
+		return b + "e"
+	}
+	return b
+}
+
+// endingFacts finds what a clause says stopped being true, and what
+// replaced it: "I quit Shopify" ends (user works_at Shopify); "moved from
+// Ottawa to Toronto" ends (lives_in Ottawa) and starts (lives_in Toronto).
+// Every ended fact has InvalidAt = the message time.
+func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Time) []lore.ExtractedFact {
+	var out []lore.ExtractedFact
+	if m := fromToRe.FindStringSubmatch(clause); m != nil {
+		from, to := cleanEnd(m[2]), cleanEnd(m[3])
+		if from == "" || to == "" {
+			return nil
+		}
+		verb := strings.ToLower(m[1])
+		pred, said, typ := "uses", "uses", ""
+		if verb == "moved" || verb == "relocated" {
+			pred, said, typ = "lives_in", "lives in", "place"
+		} else if strings.Contains(strings.ToLower(clause), "editor") {
+			pred, said = "uses_editor", "uses"
+		}
+		isEnt := typ != "" && startsUpper(from) && startsUpper(to)
+		if isEnt {
+			from, to = c.entity(from, typ), c.entity(to, typ)
+		}
+		out = append(out, ended(subject, subjectType, pred, said, from, isEnt, typ, ref))
+		out = append(out, lore.ExtractedFact{
+			Subject: subject, SubjectType: subjectType, Predicate: pred,
+			Object: to, ObjectIsEntity: isEnt, ObjectType: typ,
+			Text: factText("%s %s %s", subject, said, to), ValidAt: timePtr(ref), Confidence: 0.8,
+		})
+		return out
+	}
+	if m := endVerbRe.FindStringSubmatch(clause); m != nil {
+		verb := strings.ToLower(strings.Join(strings.Fields(m[1]), " "))
+		var kind string
+		for _, e := range endings {
+			if e.verb == verb {
+				kind = e.ends
+				break
+			}
+		}
+		rest := strings.TrimSpace(m[2])
+		lower := strings.ToLower(rest)
+		switch {
+		case kind == "habit" || (kind == "work" && strings.HasSuffix(firstWord(lower), "ing")):
+			g := firstWord(lower)
+			if !strings.HasSuffix(g, "ing") {
+				break
+			}
+			pred, said, obj, typ, ent := verbFact(g, rest[len(g):])
+			if obj == "" {
+				// "I stopped running": (user does running), "user runs".
+				f := ended(subject, subjectType, "does", "does", g, false, "", ref)
+				f.Text = factText("%s %s", subject, thirdPerson(ingToBase(g)))
+				out = append(out, f)
+				break
+			}
+			out = append(out, ended(subject, subjectType, pred, said, obj, ent, typ, ref))
+		case kind == "work":
+			obj := rest
+			for _, p := range []string{"my job at ", "my job with ", "my job as ", "my position at ", "my role at ", "working at ", "working for ", "my job", "the company", "work"} {
+				if strings.HasPrefix(lower, p) {
+					obj = rest[len(p):]
+					if p == "my job as " {
+						title := cleanEnd(strings.TrimPrefix(strings.TrimPrefix(obj, "a "), "an "))
+						if title != "" {
+							out = append(out, ended(subject, subjectType, "works_as", "works as", title, false, "", ref))
+						}
+						return out
+					}
+					break
+				}
+			}
+			org := cleanEnd(obj)
+			if !startsUpper(org) || isTemporalWord(lore.NormalizeName(org)) {
+				return out
+			}
+			org = c.entity(c.fullName(org), "organization")
+			out = append(out, ended(subject, subjectType, "works_at", "works at", org, true, "organization", ref))
+		case kind == "own":
+			obj := cleanEnd(rest)
+			if obj != "" && !isPronoun(obj) {
+				out = append(out, ended(subject, subjectType, "owns", "owns", obj, false, "", ref))
+			}
+		case kind == "partner":
+			name := cleanEnd(rest)
+			if startsUpper(name) && !isPronoun(name) {
+				name = c.entity(name, "person")
+				out = append(out, ended(subject, subjectType, "dates", "dates", name, true, "person", ref))
+			}
+		}
+		return out
+	}
+	if m := notAnymoreRe.FindStringSubmatch(clause); m != nil {
+		obj := cleanEnd(m[1])
+		pred := "is"
+		switch strings.ToLower(obj) {
+		case "vegetarian", "vegan", "pescatarian", "gluten-free", "gluten free", "sober":
+			pred = "diet"
+		}
+		if obj != "" && !isPronoun(obj) {
+			out = append(out, ended(subject, subjectType, pred, "is", obj, false, "", ref))
+		}
+		return out
+	}
+	m := noLongerRe.FindStringSubmatch(clause)
+	if m != nil && strings.Contains(strings.ToLower(m[0]), "longer") || m != nil && anymoreRe.MatchString(clause) {
+		pred, said, obj, typ, ent := verbFact(m[1], m[2])
+		if obj != "" && !isPronoun(obj) {
+			if ent {
+				obj = c.entity(obj, typ)
+			}
+			out = append(out, ended(subject, subjectType, pred, said, obj, ent, typ, ref))
+		}
+		return out
+	}
+	if m := usedToRe.FindStringSubmatch(clause); m != nil {
+		pred, said, obj, typ, ent := verbFact(m[1], m[2])
+		if obj != "" && !isPronoun(obj) {
+			if ent {
+				obj = c.entity(obj, typ)
+			}
+			out = append(out, ended(subject, subjectType, pred, said, obj, ent, typ, ref))
+		}
+	}
+	return out
+}
+
+// cleanEnd is cleanObject for an ending's object, with the dates in it
+// taken out ("Sam last month" → "Sam").
+func cleanEnd(obj string) string {
+	return cleanObject(obj, temporal.Parse(obj, time.Now()), 0)
+}
+
+// sentenceEndings finds endings that span clauses: "Felix isn't my
+// roommate anymore", "Chloe and I broke up".
+func (c *collector) sentenceEndings(subject, subjectType, sentence string, ref time.Time) []lore.ExtractedFact {
+	var out []lore.ExtractedFact
+	if m := notMyRoleRe.FindStringSubmatch(sentence); m != nil && !isStopName(m[1]) {
+		role := m[2] + m[3]
+		if f := c.relationFact(subject, subjectType, role, m[1], ref); f != nil {
+			f.ValidAt, f.InvalidAt = nil, timePtr(ref)
+			f.Text = factText("%s is %s %s", f.Object, possessive(subject), strings.ToLower(role))
+			out = append(out, *f)
+		}
+		return out
+	}
+	if m := brokeUpRe.FindStringSubmatch(sentence); m != nil && !isStopName(m[1]) {
+		name := c.entity(m[1], "person")
+		return append(out, ended(subject, subjectType, "dates", "dates", name, true, "person", ref))
+	}
+	return out
+}
+
+func firstWord(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	return strings.Trim(f[0], ",.!?;:")
+}

@@ -1,0 +1,134 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/lore-memory/lore"
+)
+
+var (
+	// "I'm a backend dev at Hollis Analytics", "I'm now a senior data analyst"
+	myJobRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m)\s+(?:now\s+|currently\s+|still\s+|also\s+)?(?:a|an)\s+)([^,;!?()]+)`)
+	// "I work at Shopify as a backend engineer": the title (works_at comes
+	// from the first-person patterns)
+	myWorkAsRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:still\s+|now\s+|currently\s+)?(?:am\s+)?work(?:s|ing)?\s+(?:at|for)\s+)[^,;!?()]+?(?i:\s+as\s+(?:a|an)\s+)([^,;!?()]+)`)
+	// "Jonas is a cellist", "Sam's a high school history teacher", "she's a vet"
+	theirJobRe = regexp.MustCompile(nameRe + `(?:\s+is|'s|’s)\s+(?:now\s+)?(?i:a|an)\s+([^,;!?()]+)`)
+	// "Ana just started at St. Luke's Hospital", "Sam got hired at Northern Secondary"
+	theirStartRe = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+|recently\s+)?(?:started|starts|is\s+starting|got\s+hired|was\s+hired|got\s+a\s+job|joined|works|worked|is\s+working)\s+(?:work(?:ing)?\s+)?(?:at|for|with)\s+((?:the\s+)?\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*)*)`)
+	// "Bettina left Kestrel"
+	theirLeftRe = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+)?(?:left|quit)\s+((?:the\s+)?\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*)*)`)
+)
+
+// splitJob cuts "backend dev at Hollis Analytics so my budget is ok" into
+// the title and the employer.
+func splitJob(rest string) (title, org string) {
+	rest = strings.TrimRight(strings.TrimSpace(rest), ".!?…")
+	lower := strings.ToLower(rest)
+	for _, b := range []string{" so ", " and ", " but ", " because ", " who ", " which ", " in ", " now", " lol", " tbh", " btw"} {
+		if i := strings.Index(lower, b); i >= 0 {
+			rest, lower = rest[:i], lower[:i]
+		}
+	}
+	title = rest
+	for _, p := range []string{" at ", " for ", " with "} {
+		if i := strings.Index(lower, p); i >= 0 {
+			title, org = rest[:i], rest[i+len(p):]
+			break
+		}
+	}
+	return strings.TrimSpace(title), strings.TrimSpace(org)
+}
+
+// jobTitle returns the title if its last word is an occupation ("junior data
+// analyst"), else "".
+func jobTitle(t string) string {
+	t = strings.TrimSpace(t)
+	words := strings.Fields(strings.ToLower(t))
+	if len(words) == 0 || len(words) > 5 {
+		return ""
+	}
+	if !occupations[words[len(words)-1]] {
+		return ""
+	}
+	return t
+}
+
+func orgName(o string) string {
+	o = strings.TrimSpace(strings.TrimRight(o, ".,;!'’"))
+	o = strings.TrimSuffix(strings.TrimSuffix(o, "'s"), "’s")
+	return strings.TrimPrefix(strings.TrimPrefix(o, "the "), "The ")
+}
+
+// jobFacts finds job titles and employers: the speaker's ("I'm a nurse at
+// St. Mary's") and named people's ("Sam's a history teacher", "Ana just
+// started at St. Luke's Hospital", "Bettina left Kestrel", which ends her
+// works_at).
+func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time, own bool) []lore.ExtractedFact {
+	var out []lore.ExtractedFact
+	job := func(s, sType, title, org string) {
+		if title = jobTitle(title); title == "" {
+			return
+		}
+		out = append(out, lore.ExtractedFact{
+			Subject: s, SubjectType: sType, Predicate: "works_as", Object: strings.ToLower(title),
+			Text: factText("%s works as %s", s, withArticle(title)), ValidAt: timePtr(ref), Confidence: 0.8,
+		})
+		if org = orgName(org); org != "" && startsUpper(org) {
+			org = c.entity(c.fullName(org), "organization")
+			out = append(out, lore.ExtractedFact{
+				Subject: s, SubjectType: sType, Predicate: "works_at", Object: org, ObjectIsEntity: true, ObjectType: "organization",
+				Text: factText("%s works at %s", s, org), ValidAt: timePtr(ref), Confidence: 0.8,
+			})
+		}
+	}
+	if own {
+		if m := myJobRe.FindStringSubmatch(clause); m != nil {
+			title, org := splitJob(m[1])
+			job(subject, subjectType, title, org)
+		} else if m := myWorkAsRe.FindStringSubmatch(clause); m != nil {
+			title, _ := splitJob(m[1])
+			job(subject, subjectType, title, "")
+		}
+	}
+	for _, m := range theirJobRe.FindAllStringSubmatch(clause, -1) {
+		if isStopName(m[1]) || isPronoun(m[1]) {
+			continue
+		}
+		if title, org := splitJob(m[2]); jobTitle(title) != "" {
+			job(c.entity(m[1], "person"), "person", title, org)
+		}
+	}
+	for _, m := range theirStartRe.FindAllStringSubmatch(clause, -1) {
+		if isStopName(m[1]) || isPronoun(m[1]) {
+			continue
+		}
+		s := c.entity(m[1], "person")
+		org := c.entity(c.fullName(orgName(m[2])), "organization")
+		out = append(out, lore.ExtractedFact{
+			Subject: s, SubjectType: "person", Predicate: "works_at", Object: org, ObjectIsEntity: true, ObjectType: "organization",
+			Text: factText("%s works at %s", s, org), ValidAt: timePtr(ref), Confidence: 0.75,
+		})
+	}
+	for _, m := range theirLeftRe.FindAllStringSubmatch(clause, -1) {
+		if isStopName(m[1]) || isPronoun(m[1]) {
+			continue
+		}
+		s := c.entity(m[1], "person")
+		org := c.entity(c.fullName(orgName(m[2])), "organization")
+		out = append(out, ended(s, "person", "works_at", "works at", org, true, "organization", ref))
+	}
+	return out
+}
+
+func withArticle(title string) string {
+	if title == "" {
+		return ""
+	}
+	if strings.ContainsRune("aeiouAEIOU", rune(title[0])) {
+		return "an " + title
+	}
+	return "a " + title
+}

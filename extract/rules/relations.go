@@ -1,0 +1,162 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/lore-memory/lore"
+)
+
+// Names are matched case-sensitively (a capital, then letters), so "and" or
+// "the" never pass for one; role words and their articles ignore case.
+const (
+	nameRe  = `((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?)`
+	roleAdj = `(?:(?:older|younger|little|big|baby|new|oldest|youngest|eldest|late|twin|sweet|lovely|dear|old|first|second)\s+)?`
+)
+
+var (
+	roleAlt = func() string {
+		quoted := make([]string, len(roleWords))
+		for i, r := range roleWords {
+			quoted[i] = regexp.QuoteMeta(r)
+		}
+		return strings.Join(quoted, "|")
+	}()
+	// "my sister Emma", "my sister, Emma", "my dog named Rex", "my sister's name is Emma"
+	myRoleRe = regexp.MustCompile(`(?i:\b(my|our)\s+` + roleAdj + `(` + roleAlt + `)(?:'s name is|’s name is|,|\s+(?:is\s+)?named|\s+called|\s+is)?)\s+` + nameRe + `\b`)
+	// "a puppy named Biscuit", "his daughter called Lily"
+	namedRoleRe = regexp.MustCompile(`(?i:\b(a|an|the|my|our|his|her|their)\s+` + roleAdj + `(` + roleAlt + `)\s+(?:named|called))\s+` + nameRe + `\b`)
+	// "Emma is my sister"
+	isMyRoleRe = regexp.MustCompile(nameRe + `\s+(?i:is\s+(?:now\s+|officially\s+|also\s+|still\s+)?(?:my|our)\s+` + roleAdj + `(` + roleAlt + `))\b`)
+	// "Emma, my sister,"
+	appositiveRe = regexp.MustCompile(nameRe + `,\s+(?i:(?:my|our)\s+` + roleAdj + `(` + roleAlt + `))\b`)
+	// Possessor chains: "Jake's daughter Lily", "Jake's daughter, Lily"
+	chainRe = regexp.MustCompile(nameRe + `['’]s\s+(?i:` + roleAdj + `(` + roleAlt + `)(?:,|\s+named|\s+called)?)\s+` + nameRe + `\b`)
+	// The subject that opens a clause: "I", "we", "my brother Jake", "Jake".
+	clauseSubjectRe = regexp.MustCompile(`^(?:(?i:(i|we)\b)|(?i:my|our)\s+` + roleAdj + `(?i:` + roleAlt + `)\s+` + nameRe + `|` + nameRe + `)`)
+	// third-person relations between names: "Emma lives in Boston".
+	thirdLivesRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:lives|lived|moved|is living|has moved)\s+(?:in|to)\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)`)
+	thirdWorksRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:works|worked|is working)\s+(?:at|for)\s+(\p{Lu}[\p{L}&-]+(?:\s+\p{Lu}[\p{L}&-]+)*)`)
+)
+
+// relationFact builds (possessor has_<role> name), "Emma is user's sister".
+func (c *collector) relationFact(possessor, possessorType, role, name string, ref time.Time) *lore.ExtractedFact {
+	if isPronoun(name) || isStopName(name) || isTemporalWord(lore.NormalizeName(name)) || strings.EqualFold(name, possessor) {
+		return nil
+	}
+	role = strings.ToLower(role)
+	typ := "person"
+	if petRoles[role] {
+		typ = "pet"
+	}
+	name = c.entity(name, typ)
+	return &lore.ExtractedFact{
+		Subject: possessor, SubjectType: possessorType,
+		Predicate: "has_" + strings.NewReplacer(" ", "_", "-", "_").Replace(role),
+		Object:    name, ObjectIsEntity: true, ObjectType: typ,
+		Text:       factText("%s is %s %s", name, possessive(possessor), role),
+		ValidAt:    timePtr(ref),
+		Confidence: 0.85,
+	}
+}
+
+// relations finds the people and pets of the speaker and of the people they
+// name, and third-person relations between names. sentence has its
+// contractions expanded and its left-out "I" restored.
+func (c *collector) relations(subject, subjectType, sentence string, ref time.Time) []lore.ExtractedFact {
+	var facts []lore.ExtractedFact
+	add := func(f *lore.ExtractedFact) {
+		if f != nil {
+			facts = append(facts, *f)
+		}
+	}
+	for _, m := range myRoleRe.FindAllStringSubmatch(sentence, -1) {
+		add(c.relationFact(subject, subjectType, m[2], m[3], ref))
+	}
+	for _, m := range isMyRoleRe.FindAllStringSubmatchIndex(sentence, -1) {
+		// "Toby is my girlfriend's dog" says nothing about who Toby is to
+		// the speaker.
+		if rest := sentence[m[1]:]; strings.HasPrefix(rest, "'s") || strings.HasPrefix(rest, "’s") {
+			continue
+		}
+		add(c.relationFact(subject, subjectType, sentence[m[4]:m[5]], sentence[m[2]:m[3]], ref))
+	}
+	for _, m := range appositiveRe.FindAllStringSubmatchIndex(sentence, -1) {
+		if rest := sentence[m[1]:]; strings.HasPrefix(rest, "'s") || strings.HasPrefix(rest, "’s") {
+			continue
+		}
+		add(c.relationFact(subject, subjectType, sentence[m[4]:m[5]], sentence[m[2]:m[3]], ref))
+	}
+	for _, m := range chainRe.FindAllStringSubmatch(sentence, -1) {
+		if isStopName(m[1]) || isPronoun(m[1]) {
+			continue
+		}
+		owner := c.entity(m[1], "person")
+		add(c.relationFact(owner, "person", m[2], m[3], ref))
+	}
+	for _, m := range namedRoleRe.FindAllStringSubmatchIndex(sentence, -1) {
+		det := strings.ToLower(sentence[m[2]:m[3]])
+		role, name := sentence[m[4]:m[5]], sentence[m[6]:m[7]]
+		switch det {
+		case "my", "our":
+			add(c.relationFact(subject, subjectType, role, name, ref))
+		case "a", "an", "the":
+			// The possessor is whoever the clause is about: "I adopted a
+			// puppy named Biscuit", "My brother Jake has a daughter named
+			// Lily".
+			owner, ownerType := clauseOwner(sentence[:m[0]], subject, subjectType)
+			if owner != "" {
+				if ownerType == "person" {
+					owner = c.entity(owner, "person")
+				}
+				add(c.relationFact(owner, ownerType, role, name, ref))
+			}
+		}
+	}
+	third := func(m []string, predicate, verb, objType string) {
+		if isPronoun(m[1]) || isStopName(m[1]) {
+			return
+		}
+		s := c.entity(m[1], "person")
+		o := c.entity(m[2], objType)
+		facts = append(facts, lore.ExtractedFact{
+			Subject: s, SubjectType: "person", Predicate: predicate,
+			Object: o, ObjectIsEntity: true, ObjectType: objType,
+			Text: s + " " + verb + " " + o, ValidAt: timePtr(ref), Confidence: 0.75,
+		})
+	}
+	for _, m := range thirdLivesRe.FindAllStringSubmatch(sentence, -1) {
+		third(m, "lives_in", "lives in", "place")
+	}
+	for _, m := range thirdWorksRe.FindAllStringSubmatch(sentence, -1) {
+		third(m, "works_at", "works at", "organization")
+	}
+	return facts
+}
+
+// clauseOwner finds whom the clause before a relation is about, from its
+// opening subject: the speaker for "I"/"we", Jake for "my brother Jake" or
+// "Jake". It returns "" when the clause opens otherwise.
+func clauseOwner(before, subject, subjectType string) (string, string) {
+	// The clause is what follows the last clause break.
+	cut := 0
+	for _, b := range []string{", and ", " and ", ", but ", " but ", "; ", ", so ", " so ", ". "} {
+		if i := strings.LastIndex(before, b); i >= 0 && i+len(b) > cut {
+			cut = i + len(b)
+		}
+	}
+	clause := strings.TrimSpace(before[cut:])
+	m := clauseSubjectRe.FindStringSubmatch(clause)
+	switch {
+	case m == nil:
+		return "", ""
+	case m[1] != "":
+		return subject, subjectType
+	case m[2] != "":
+		return m[2], "person"
+	case m[3] != "" && !isStopName(m[3]) && !isPronoun(m[3]):
+		return m[3], "person"
+	}
+	return "", ""
+}
