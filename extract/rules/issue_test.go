@@ -170,7 +170,7 @@ func TestExtractStandaloneTexts(t *testing.T) {
 			"Melanie and others went camping with the kids on the weekend of 14 January 2023."},
 		{"an opening adverb keeps the sentence's own subject", "", "", "Also my wife Ana just started a pottery class.",
 			"user's wife Ana just started a pottery class."},
-		{"you is the other speaker", "Gina", "Jon", "I got the shoes you told me about.", "Gina got the shoes Jon told them about."},
+		{"you is the other speaker", "Gina", "Jon", "I got the shoes you told me about at the Nike store.", "Gina got the shoes Jon told them about at the Nike store."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

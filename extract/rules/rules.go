@@ -415,6 +415,9 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 		if len(spo) == 0 && when == nil && !reports(s) && (reactive || impersonal(s) || addressed(s)) {
 			continue
 		}
+		if len(spo) == 0 && informativeness(text, s, v, when != nil) < minInformativeness {
+			continue
+		}
 		if len(spo) == 0 {
 			validAt := timePtr(ref)
 			if when != nil {

@@ -68,8 +68,8 @@ func TestExtractRules3(t *testing.T) {
 			texts: []string{"user's dad is a plumber in Cork so user's dad is up early."},
 		},
 		{
-			name: "she'll stays", text: "My aunt Rosa is a chef, so she'll cook",
-			texts: []string{"user's aunt Rosa is a chef, so she'll cook."},
+			name: "she'll stays", text: "My aunt Rosa is a chef in Lisbon, so she'll cook for the whole family",
+			texts: []string{"user's aunt Rosa is a chef in Lisbon, so she'll cook for the whole family."},
 		},
 		{
 			name: "relation in a rising statement", text: "we've been together a year so I guess Ama is my fiancee now?",
@@ -150,5 +150,31 @@ func TestExtractRules3(t *testing.T) {
 				t.Errorf("no fact text %q; got:%s", want, describe(ex))
 			}
 		})
+	}
+}
+
+// TestInformativeness checks the statement filter: dated, named, long or
+// reported statements stay; short vague feelings and remarks about the
+// listener go.
+func TestInformativeness(t *testing.T) {
+	v := voice{name: "Jon", other: "Gina"}
+	tests := []struct {
+		text, sentence string
+		dated          bool
+		keep           bool
+	}{
+		{"Jon ran a half marathon in Boston.", "I ran a half marathon in Boston.", false, true},
+		{"Jon finished it.", "I finished it.", false, false},
+		{"Jon is so stoked about it.", "I'm so stoked about it.", false, false},
+		{"Jon is so happy for Gina.", "I'm so happy for you.", false, false},
+		{"Jon adopted a puppy.", "I adopted a puppy last week.", true, true},
+		{"Jon has been volunteering at the animal shelter near their home every weekend.", "I've been volunteering at the animal shelter near my home every weekend.", false, true},
+		{"It's so important to take care of yourself.", "It's so important to take care of yourself.", false, false},
+	}
+	for _, tt := range tests {
+		got := informativeness(tt.text, tt.sentence, v, tt.dated) >= minInformativeness
+		if got != tt.keep {
+			t.Errorf("%q: kept=%v (score %d), want %v", tt.text, got, informativeness(tt.text, tt.sentence, v, tt.dated), tt.keep)
+		}
 	}
 }
