@@ -84,9 +84,11 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 		})
 		if org = orgName(org); org != "" && startsUpper(org) {
 			org = c.entity(c.fullName(org), "organization")
+			// The employer's text names the job too: "user works as a
+			// librarian at Carver Public Library" answers "What's my job?".
 			out = append(out, lore.ExtractedFact{
 				Subject: s, SubjectType: sType, Predicate: "works_at", Object: org, ObjectIsEntity: true, ObjectType: "organization",
-				Text: factText("%s works at %s", s, org), ValidAt: timePtr(ref), Confidence: 0.8,
+				Text: factText("%s works as %s at %s", s, withArticle(title), org), ValidAt: timePtr(ref), Confidence: 0.8,
 			})
 		}
 	}
