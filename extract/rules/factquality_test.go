@@ -16,7 +16,7 @@ import (
 
 // TestFactQualityQuick scores the rules extractor alone against LoCoMo's
 // observation gold facts, as `lore bench observations` does through
-// ingest, in a fortieth of the time (no store, no fact embeddings kept).
+// ingest, in a sixth of the time (no store, no index).
 // It runs only when asked:
 //
 //	LORE_FQ_DATA=../shared/bench/locomo/locomo_dev5.json LORE_FQ_SPLIT=tune \
