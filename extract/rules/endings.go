@@ -135,10 +135,28 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 		}
 		verb := strings.ToLower(m[1])
 		pred, said, typ := "uses", "uses", ""
-		if verb == "moved" || verb == "relocated" {
+		switch {
+		case verb == "moved" || verb == "relocated":
 			pred, said, typ = "lives_in", "lives in", "place"
-		} else if strings.Contains(strings.ToLower(clause), "editor") {
+		case strings.Contains(strings.ToLower(clause), "editor") || kindOf(from) == "editor" || kindOf(to) == "editor":
 			pred, said = "uses_editor", "uses"
+		case strings.Contains(strings.ToLower(clause), "major") || kindOf(to) == "field":
+			pred, said = "major", "studies"
+			// "from mechanical to software engineering": mechanical
+			// engineering.
+			if tw := strings.Fields(to); len(strings.Fields(from)) == 1 && len(tw) > 1 && kindOf(from) != "field" {
+				from += " " + tw[len(tw)-1]
+			}
+			from = c.priorObject(subject, "major", from)
+		default:
+			// "switched from mechanical to software engineering": what
+			// the speaker was said to do before names the predicate.
+			for _, p := range []struct{ pred, said string }{{"major", "studies"}, {"drives", "drives"}, {"uses_editor", "uses"}, {"does", "does"}} {
+				if old, ok := c.prior(subject, p.pred, from); ok {
+					pred, said, from = p.pred, p.said, old
+					break
+				}
+			}
 		}
 		isEnt := typ != "" && startsUpper(from) && startsUpper(to)
 		if isEnt {
@@ -203,6 +221,12 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 			obj := cleanEnd(rest)
 			if obj != "" && !isPronoun(obj) {
 				out = append(out, ended(subject, subjectType, "owns", "owns", obj, false, "", ref))
+				// "Sold the Civic" also ends driving the 2012 Honda Civic.
+				if car, ok := c.prior(subject, "drives", obj); ok {
+					out = append(out, ended(subject, subjectType, "drives", "drives", car, false, "", ref))
+				} else if kindOf(obj) == "car" || strings.EqualFold(obj, "car") {
+					out = append(out, ended(subject, subjectType, "drives", "drives", c.priorObject(subject, "drives", ""), false, "", ref))
+				}
 			}
 		case kind == "partner":
 			name := cleanEnd(rest)

@@ -18,6 +18,12 @@ var (
 	theirJobRe = regexp.MustCompile(nameRe + `(?:\s+is|'s|’s)\s+(?:now\s+)?(?i:a|an)\s+([^,;!?()]+)`)
 	// "Ana just started at St. Luke's Hospital", "Sam got hired at Northern Secondary"
 	theirStartRe = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+|recently\s+)?(?:started|starts|is\s+starting|got\s+hired|was\s+hired|got\s+a\s+job|joined|works|worked|is\s+working)\s+(?:work(?:ing)?\s+)?(?:at|for|with)\s+((?:the\s+)?\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*)*)`)
+	// "Ana just started at St. Luke's Hospital as a pharmacist", "Nomsa
+	// started at the hospital in Umhlanga as a radiographer"
+	theirStartAsRe = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+|recently\s+|now\s+)?(?:started|starts|is\s+starting|got\s+hired|was\s+hired|got\s+a\s+job|works|worked|is\s+working)\s+(?:work(?:ing)?\s+)?(?:at|for|with)\s+([^,;!?()]+?)\s+as\s+(?i:a|an)\s+([^,;!?()]+)`)
+	// "Miguel works as an electrician", "Miguel lives in Phoenix and works
+	// as an electrician"
+	theirWorksAsRe = regexp.MustCompile(nameRe + `\s+(?:(?:lives|lived)\s+in\s+[^,;.!?]+?\s+and\s+)?(?:now\s+|still\s+|also\s+)?works\s+as\s+(?i:a|an)\s+([^,;!?()]+)`)
 	// "Bettina left Kestrel"
 	theirLeftRe = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+)?(?:left|quit)\s+((?:the\s+)?\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*)*)`)
 )
@@ -78,9 +84,11 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 		})
 		if org = orgName(org); org != "" && startsUpper(org) {
 			org = c.entity(c.fullName(org), "organization")
+			// The employer's text names the job too: "user works as a
+			// librarian at Carver Public Library" answers "What's my job?".
 			out = append(out, lore.ExtractedFact{
 				Subject: s, SubjectType: sType, Predicate: "works_at", Object: org, ObjectIsEntity: true, ObjectType: "organization",
-				Text: factText("%s works at %s", s, org), ValidAt: timePtr(ref), Confidence: 0.8,
+				Text: factText("%s works as %s at %s", s, withArticle(title), org), ValidAt: timePtr(ref), Confidence: 0.8,
 			})
 		}
 	}
@@ -94,6 +102,40 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 		}
 	}
 	for _, m := range theirJobRe.FindAllStringSubmatch(clause, -1) {
+		if isStopName(m[1]) || isPronoun(m[1]) {
+			continue
+		}
+		if title, org := splitJob(m[2]); jobTitle(title) != "" {
+			job(c.entity(m[1], "person"), "person", title, org)
+		}
+	}
+	for _, m := range theirStartAsRe.FindAllStringSubmatch(clause, -1) {
+		if isStopName(m[1]) || isPronoun(m[1]) {
+			continue
+		}
+		title, _ := splitJob(m[3])
+		org := orgName(m[2])
+		if !startsUpper(org) {
+			org = strings.TrimSpace(m[2]) // "the hospital in Umhlanga"
+		}
+		if jobTitle(title) == "" || len(strings.Fields(org)) > 6 {
+			continue
+		}
+		s := c.entity(m[1], "person")
+		isOrg := startsUpper(org)
+		if isOrg {
+			org = c.entity(c.fullName(org), "organization")
+		}
+		text := factText("%s works as %s at %s", s, withArticle(title), org)
+		out = append(out, lore.ExtractedFact{
+			Subject: s, SubjectType: "person", Predicate: "works_as", Object: strings.ToLower(title),
+			Text: text, ValidAt: timePtr(ref), Confidence: 0.8,
+		}, lore.ExtractedFact{
+			Subject: s, SubjectType: "person", Predicate: "works_at", Object: org, ObjectIsEntity: isOrg, ObjectType: map[bool]string{true: "organization"}[isOrg],
+			Text: text, ValidAt: timePtr(ref), Confidence: 0.8,
+		})
+	}
+	for _, m := range theirWorksAsRe.FindAllStringSubmatch(clause, -1) {
 		if isStopName(m[1]) || isPronoun(m[1]) {
 			continue
 		}

@@ -40,6 +40,20 @@ var (
 	thirdWorksRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:works|worked|is working)\s+(?:at|for)\s+(\p{Lu}[\p{L}&-]+(?:\s+\p{Lu}[\p{L}&-]+)*)`)
 )
 
+// datingRoles are the roles of someone the speaker is dating.
+var datingRoles = map[string]bool{"girlfriend": true, "boyfriend": true}
+
+// "Imogen and I started dating", "Imogen and I are together now"
+var datingRe = regexp.MustCompile(`\b` + nameRe + `\s+and\s+(?:I|i)\s+(?:just\s+|finally\s+|officially\s+)?(?:started\s+dating|started\s+seeing\s+each\s+other|are\s+(?:now\s+)?dating|got\s+together|are\s+(?:now\s+)?together|are\s+(?:now\s+)?a\s+couple)\b`)
+
+func dating(subject, subjectType, name string, ref time.Time) lore.ExtractedFact {
+	return lore.ExtractedFact{
+		Subject: subject, SubjectType: subjectType, Predicate: "dates",
+		Object: name, ObjectIsEntity: true, ObjectType: "person",
+		Text: factText("%s is dating %s", subject, name), ValidAt: timePtr(ref), Confidence: 0.8,
+	}
+}
+
 // relationFact builds (possessor has_<role> name), "Emma is user's sister".
 func (c *collector) relationFact(possessor, possessorType, role, name string, ref time.Time) *lore.ExtractedFact {
 	if isPronoun(name) || isStopName(name) || isTemporalWord(lore.NormalizeName(name)) || strings.EqualFold(name, possessor) {
@@ -67,8 +81,18 @@ func (c *collector) relationFact(possessor, possessorType, role, name string, re
 func (c *collector) relations(subject, subjectType, sentence string, ref time.Time) []lore.ExtractedFact {
 	var facts []lore.ExtractedFact
 	add := func(f *lore.ExtractedFact) {
-		if f != nil {
-			facts = append(facts, *f)
+		if f == nil {
+			return
+		}
+		facts = append(facts, *f)
+		// "my girlfriend Imogen": the speaker is dating Imogen.
+		if f.Subject == subject && datingRoles[strings.TrimPrefix(f.Predicate, "has_")] {
+			facts = append(facts, dating(subject, subjectType, f.Object, ref))
+		}
+	}
+	for _, m := range datingRe.FindAllStringSubmatch(sentence, -1) {
+		if !isStopName(m[1]) && !isPronoun(m[1]) {
+			facts = append(facts, dating(subject, subjectType, c.entity(m[1], "person"), ref))
 		}
 	}
 	for _, m := range myRoleRe.FindAllStringSubmatch(sentence, -1) {

@@ -27,7 +27,7 @@ import (
 )
 
 // Version names this rule set; it is recorded with every fact it produces.
-const Version = "rules/2"
+const Version = "rules/3"
 
 // Extractor implements lore.Extractor with rules. It holds no state and is
 // safe for concurrent use.
@@ -48,6 +48,9 @@ func (x *Extractor) Extract(ctx context.Context, req lore.ExtractRequest) (*lore
 		ex:       &lore.Extraction{Extractor: Version},
 	}
 	out.knownType = map[string]string{}
+	out.antes = map[string][]antecedent{}
+	out.candFacts = req.Facts
+	out.msgs = map[string]int{}
 	for _, e := range req.Entities {
 		out.known = append(out.known, e.Name)
 		out.knownType[lore.NormalizeName(e.Name)] = e.Type
@@ -61,7 +64,40 @@ func (x *Extractor) Extract(ctx context.Context, req lore.ExtractRequest) (*lore
 		}
 		out.episode(ep, otherSpeaker(req.Episodes, i))
 	}
+	out.nameRoles()
 	return out.ex, nil
+}
+
+// rolePrefixed are the predicates whose fact texts about a person say who
+// they are to their possessor.
+var rolePrefixed = map[string]bool{"works_as": true, "works_at": true, "lives_in": true, "major": true, "studies_at": true, "drives": true}
+
+// nameRoles says who a person is in the texts of their facts: "Nomsa works
+// as a radiographer" → "user's sister Nomsa works as a radiographer", so the
+// text stands alone and reads as the question asks it ("Where does my
+// sister work?"). The role is the person's latest has_<role> in this
+// extraction or among the request's facts.
+func (c *collector) nameRoles() {
+	roles := map[string]string{} // person → "user's sister"
+	note := func(subject, predicate, object string, ended bool) {
+		if r, ok := strings.CutPrefix(predicate, "has_"); ok && !ended && !petRoles[strings.ReplaceAll(r, "_", " ")] {
+			roles[object] = possessive(subject) + " " + strings.ReplaceAll(r, "_", " ")
+		}
+	}
+	for _, f := range c.candFacts {
+		note(f.Subject, f.Predicate, f.Object, f.InvalidAt != nil)
+	}
+	for _, f := range c.ex.Facts {
+		note(f.Subject, f.Predicate, f.Object, f.InvalidAt != nil)
+	}
+	for i := range c.ex.Facts {
+		f := &c.ex.Facts[i]
+		role := roles[f.Subject]
+		if role == "" || !rolePrefixed[f.Predicate] || !strings.HasPrefix(f.Text, f.Subject+" ") {
+			continue
+		}
+		f.Text = role + " " + f.Text
+	}
 }
 
 func fromUser(role string) bool {
@@ -81,6 +117,13 @@ type collector struct {
 	entities  map[string]int    // normalized name → index in ex.Entities
 	facts     map[string]int    // subject|predicate|object → index in ex.Facts
 	ex        *lore.Extraction
+	// antes are, per speaker, the people their pronouns may mean; msgs
+	// counts each speaker's messages so far (coref.go).
+	antes map[string][]antecedent
+	msgs  map[string]int
+	// candFacts are the request's current facts, for what "sold the
+	// Civic" or "switched from mechanical" ends.
+	candFacts []*lore.Fact
 }
 
 // namedSubject returns the person or pet a sentence opens with, when the
@@ -238,6 +281,7 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 		ref = ep.CreatedAt
 	}
 	subject := c.entity(speaker, speakerType)
+	c.msgs[subject]++
 	v := voice{name: subject, other: other}
 	add := func(f lore.ExtractedFact) {
 		f.EpisodeIDs = []string{ep.ID}
@@ -250,7 +294,24 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 	reactive := len(sentences) > 0 && reaction(sentences[0], v)
 	for _, raw := range sentences {
 		s := stripOpeners(raw, v)
-		if strings.HasSuffix(strings.TrimSpace(s), "?") || len(lowerWords(s)) < 2 {
+		c.noteAntecedents(s, subject)
+		s = c.resolvePronouns(s, subject)
+		c.noteAntecedents(s, subject)
+		if strings.HasSuffix(strings.TrimSpace(s), "?") {
+			// "… so I guess she's my girlfriend now?" states a relation
+			// with a rising tone; a question does not open with "I".
+			if w := lowerWords(s); len(w) > 0 && firstPerson[w[0]] {
+				for _, f := range c.relations(subject, speakerType, expandContractions(s), ref) {
+					add(f)
+				}
+			}
+			// "I code in Vim all day and my wrists hurt, any tips?": the
+			// statement before the question stays.
+			if s = statementBeforeQuestion(s); s == "" {
+				continue
+			}
+		}
+		if len(lowerWords(s)) < 2 {
 			continue
 		}
 		if leftOutSubject(s) {
@@ -285,6 +346,12 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 			said[f.Subject] = true
 			add(f)
 		}
+		if !about && insteadRe.MatchString(strings.TrimSpace(s)) {
+			// "swimming instead", after "I stopped running".
+			for _, f := range c.changeFacts(subject, speakerType, strings.TrimSpace(s), ref) {
+				add(f)
+			}
+		}
 		if !about {
 			// News of someone the speaker named ("Arjun's wife Kavya just
 			// got a job teaching chemistry") is a fact about them.
@@ -307,6 +374,9 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 		clauses := splitClauses(expanded)
 		for _, clause := range clauses {
 			for _, f := range c.endingFacts(subject, speakerType, clause, ref) {
+				add(f)
+			}
+			for _, f := range c.changeFacts(subject, speakerType, clause, ref) {
 				add(f)
 			}
 			var clauseSpans []temporal.Span
@@ -343,6 +413,9 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 		// something else ("It reminds me…"), not one addressed to the
 		// listener ("I'm so proud of you").
 		if len(spo) == 0 && when == nil && !reports(s) && (reactive || impersonal(s) || addressed(s)) {
+			continue
+		}
+		if len(spo) == 0 && informativeness(text, s, v, when != nil) < minInformativeness {
 			continue
 		}
 		if len(spo) == 0 {
@@ -416,6 +489,24 @@ func (c *collector) statements(subject, subjectType, sentence string, spans []te
 	}
 	return facts
 }
+
+// statementBeforeQuestion returns the clauses of a sentence ending in "?"
+// before a trailing question ("…, any tips?", "…, should I worry?"), when
+// they hold at least minStatementWords words, or "".
+func statementBeforeQuestion(s string) string {
+	i := strings.LastIndex(s, ", ")
+	if i < 0 {
+		return ""
+	}
+	head, tail := strings.TrimSpace(s[:i]), lowerWords(s[i+2:])
+	if len(tail) == 0 || !questionOpeners[tail[0]] || len(lowerWords(head)) < minStatementWords {
+		return ""
+	}
+	return head + "."
+}
+
+// questionOpeners start a question after a comma.
+var questionOpeners = listSet(strings.Fields(`any anything what what's whats how how's which who whom whose where why when do does did is are was were can could should would will shall have has you your thoughts ideas tips suggestions advice recommendations anyone right`))
 
 func timePtr(t time.Time) *time.Time {
 	if t.IsZero() {

@@ -1,0 +1,169 @@
+package rules
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/lore-memory/lore"
+)
+
+// Changes a relational question needs: what someone drives, which editor
+// they use, what they study, what they do instead of what they stopped.
+// Kinds of things come from data/things.txt (car makes, editors).
+
+var (
+	thingKinds = readThings()
+	carAlt     = thingAlt("car")
+	editorAlt  = thingAlt("editor")
+
+	// "I drive a 2012 Honda Civic"
+	driveRe = regexp.MustCompile(subj + `(?:drive|drives|driving|own|owns|have|has|got|bought|leased|picked\s+up)\s+(?:a\s+|an\s+|the\s+|my\s+)?(?:new\s+|used\s+|second-hand\s+|secondhand\s+|old\s+|\d{4}\s+)*((?i:` + carAlt + `)\b(?-i:\s+[\p{Lu}\d][\p{L}\d-]*){0,3})`)
+	// "I drive a Civic" (no make): the verb says it.
+	driveAnyRe = regexp.MustCompile(subj + `(?:drive|drives|driving)\s+(?:a\s+|an\s+|the\s+|my\s+)?(?-i:((?:\d{4}\s+)?\p{Lu}[\p{L}\d-]*(?:\s+[\p{Lu}\d][\p{L}\d-]*){0,3}))`)
+	// A left-out "I": "Got a used Tesla Model 3".
+	// "I code in Vim", "I use Emacs", "I write everything in VS Code"
+	editorRe = regexp.MustCompile(subj + `(?:code|coding|program|programming|write\s+(?:code|everything)|use|using|work|working|switched|moved|live|living)\s+(?:in|with|to|on)?\s*((?i:` + editorAlt + `))(?:\s|$|[.,!;])`)
+	// "studying mechanical engineering", "I'm majoring in history"
+	studyRe = regexp.MustCompile(subj + `(?:am\s+|are\s+)?(?:studying|majoring\s+in|major\s+in|study|doing\s+(?:a|my)\s+(?:degree|major|masters|master's|phd|bachelor's)\s+in)\s+([\p{L}][\p{L}\s-]*)`)
+	// "switched my major to software engineering", "changed my major from
+	// history to law"
+	majorRe = regexp.MustCompile(subj + `(?:switched|changed|swapped)\s+(?:my\s+)?major\s+(?:from\s+([\p{L}\s-]+?)\s+)?to\s+([\p{L}][\p{L}\s-]*)`)
+	// "swimming instead", "I'm doing yoga instead", "switched to cycling"
+	insteadRe = regexp.MustCompile(`(?i)^(?:(?:i\s+am|i'm|i)\s+)?(?:now\s+)?(?:doing\s+|going\s+|took\s+up\s+|taking\s+up\s+|switched\s+to\s+)?(\p{L}+ing)\s+instead\b`)
+)
+
+func readThings() map[string]string {
+	m := map[string]string{}
+	for _, line := range readList("things.txt") {
+		i := strings.LastIndex(line, " ")
+		if i > 0 {
+			m[line[:i]] = line[i+1:]
+		}
+	}
+	return m
+}
+
+// thingAlt is a regexp alternation of the names of one kind, longest first.
+func thingAlt(kind string) string {
+	var names []string
+	for n, k := range thingKinds {
+		if k == kind {
+			names = append(names, n)
+		}
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if len(names[i]) != len(names[j]) {
+			return len(names[i]) > len(names[j])
+		}
+		return names[i] < names[j]
+	})
+	for i, n := range names {
+		names[i] = strings.ReplaceAll(regexp.QuoteMeta(n), " ", `\s+`)
+	}
+	return strings.Join(names, "|")
+}
+
+// kindOf is "car" or "editor" when s names one ("VS Code", "Honda Civic").
+func kindOf(s string) string {
+	l := lore.NormalizeName(s)
+	if k := thingKinds[l]; k != "" {
+		return k
+	}
+	if f := strings.Fields(l); len(f) > 0 {
+		if k := thingKinds[f[0]]; k == "car" {
+			return k
+		}
+		if k := thingKinds[f[len(f)-1]]; k == "field" {
+			return k
+		}
+	}
+	return ""
+}
+
+// changeFacts finds, in one first-person clause, the car the speaker
+// drives, the editor they use, what they study and a new activity taken up
+// instead of an old one.
+func (c *collector) changeFacts(subject, subjectType, clause string, ref time.Time) []lore.ExtractedFact {
+	var out []lore.ExtractedFact
+	cur := func(pred, said, obj string) {
+		obj = strings.TrimSpace(strings.TrimRight(obj, ".,!?;: "))
+		if obj == "" {
+			return
+		}
+		out = append(out, lore.ExtractedFact{
+			Subject: subject, SubjectType: subjectType, Predicate: pred, Object: obj,
+			Text: factText("%s %s %s", subject, said, obj), ValidAt: timePtr(ref), Confidence: 0.75,
+		})
+	}
+	if m := driveRe.FindStringSubmatch(clause); m != nil {
+		cur("drives", "drives a", m[1])
+	} else if m := driveAnyRe.FindStringSubmatch(clause); m != nil && !isStopName(m[1]) {
+		cur("drives", "drives a", m[1])
+	}
+	if m := editorRe.FindStringSubmatch(clause); m != nil {
+		cur("uses_editor", "uses the editor", m[1])
+	}
+	if m := majorRe.FindStringSubmatch(clause); m != nil {
+		if from := cleanEnd(m[1]); from != "" {
+			out = append(out, ended(subject, subjectType, "major", "studies", c.priorObject(subject, "major", from), false, "", ref))
+		} else if old := c.priorObject(subject, "major", ""); old != "" {
+			out = append(out, ended(subject, subjectType, "major", "studies", old, false, "", ref))
+		}
+		cur("major", "studies", cleanEnd(m[2]))
+	} else if m := studyRe.FindStringSubmatch(clause); m != nil {
+		field := cleanEnd(m[1])
+		for _, b := range []string{" at ", " in ", " for ", " with ", " this ", " next ", " last ", " now"} {
+			if i := strings.Index(strings.ToLower(field)+" ", b); i >= 0 {
+				field = field[:min(i, len(field))]
+			}
+		}
+		if w := strings.Fields(strings.ToLower(field)); len(w) > 0 && len(w) <= 4 && !studyNot[w[0]] {
+			cur("major", "studies", strings.ToLower(field))
+		}
+	}
+	if m := insteadRe.FindStringSubmatch(strings.TrimSpace(clause)); m != nil {
+		g := strings.ToLower(m[1])
+		if !studyNot[g] {
+			cur("does", "now does", g+" instead")
+			out[len(out)-1].Object = g
+		}
+	}
+	return out
+}
+
+// studyNot are words after "studying" that are not a field of study.
+var studyNot = listSet(strings.Fields(`for with to at in the a an hard all late every up together abroad remotely online something it this that them nothing anything everything doing nothing going`))
+
+// priorObject returns the object of a current fact of subject with
+// predicate (from the request's candidates or this extraction) that
+// contains the word(s) of hint, or the only one when hint is empty; or
+// hint itself.
+func (c *collector) priorObject(subject, predicate, hint string) string {
+	if o, ok := c.prior(subject, predicate, hint); ok {
+		return o
+	}
+	return hint
+}
+
+// prior is priorObject that says whether a fact was found.
+func (c *collector) prior(subject, predicate, hint string) (string, bool) {
+	h := lore.NormalizeName(hint)
+	match := func(obj string) bool {
+		o := lore.NormalizeName(obj)
+		return h == "" || o == h || strings.Contains(" "+o+" ", " "+h+" ")
+	}
+	for i := len(c.ex.Facts) - 1; i >= 0; i-- {
+		f := c.ex.Facts[i]
+		if f.Subject == subject && f.Predicate == predicate && f.InvalidAt == nil && match(f.Object) {
+			return f.Object, true
+		}
+	}
+	for _, f := range c.candFacts {
+		if f.Subject == subject && f.Predicate == predicate && f.InvalidAt == nil && match(f.Object) {
+			return f.Object, true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,224 @@
+package rules
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Pronoun coreference, within a speaker's message and across their previous
+// few messages of the batch: "My sister Nomsa is helping. She just started at
+// the hospital in Umhlanga" → "Nomsa just started at …"; "Our book club host
+// Margaret picked Middlemarch" then "her husband Gerald is a retired pilot" →
+// "Margaret's husband Gerald …". The antecedent is the person the speaker
+// named last whose role word fits the pronoun (data/gender.txt); a person
+// named without a role fits both. An unnamed role ("my mom keeps calling …
+// she's a nurse") stands as "my mom".
+
+// antecedent is someone a later "she"/"he"/"her"/"his" may mean.
+type antecedent struct {
+	ref    string // "Nomsa", or "my mom" for an unnamed role
+	gender byte   // 'f', 'm' or 0 when unknown
+	msg    int    // the speaker's message number it was last named in
+}
+
+// corefWindow is how many of a speaker's messages an antecedent outlives:
+// the message it was named in and the next two.
+const corefWindow = 2
+
+var (
+	roleGender = readGender()
+	capWordRe  = regexp.MustCompile(`(?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?\p{Lu}[\p{L}-]+`)
+	// "her name is Imogen", "his name's Theo"
+	pronounNameRe = regexp.MustCompile(`(?i:\b(her|his)\s+name(?:\s+is|'s|’s)\s+)` + nameRe + `\b`)
+	// "my mom" with no name after it.
+	myBareRoleRe = regexp.MustCompile(`(?i:\b(my|our)\s+` + roleAdj + `(` + roleAlt + `))\b`)
+	// A subject pronoun opening a clause: sentence start, after a comma or
+	// a conjunction.
+	subjPronounRe = regexp.MustCompile(`(?i)(^|[,;:]\s*|\b(?:and|but|so|because|since|though|cause|cuz|guess|think|know|hope|says|said|mean)\s+)(she|he)(['’]s|\b)`)
+	// "her husband", "his older sister"
+	possPronounRe = regexp.MustCompile(`(?i)\b(her|his)\s+(` + roleAdj + `(?:` + roleAlt + `))\b`)
+)
+
+func readGender() map[string]byte {
+	m := map[string]byte{}
+	for _, line := range readList("gender.txt") {
+		i := strings.LastIndex(line, " ")
+		if i < 0 {
+			continue
+		}
+		m[line[:i]] = line[i+1]
+	}
+	return m
+}
+
+// predicativeRe ends the text before a role that says what someone named
+// before it is ("Felix is my roommate").
+var predicativeRe = regexp.MustCompile(`(?:\b(?:is|isn't|isn’t|was|wasn't|not|as|became|becomes|be)|['’]s)\s+$`)
+
+// titleGender is the gender a courtesy title gives a name ("Mr. Okafor").
+func titleGender(name string) byte {
+	switch strings.ToLower(strings.TrimSuffix(strings.Fields(name + " x")[0], ".")) {
+	case "mr":
+		return 'm'
+	case "mrs", "ms", "miss":
+		return 'f'
+	}
+	return 0
+}
+
+func pronounGender(p string) byte {
+	switch strings.ToLower(p) {
+	case "she", "her":
+		return 'f'
+	case "he", "his":
+		return 'm'
+	}
+	return 0
+}
+
+// antecedentFor returns whom a pronoun of speaker means now, or "".
+func (c *collector) antecedentFor(speaker string, g byte) string {
+	list := c.antes[speaker]
+	now := c.msgs[speaker]
+	for i := len(list) - 1; i >= 0; i-- {
+		a := list[i]
+		if now-a.msg > corefWindow {
+			break
+		}
+		if a.gender == 0 || a.gender == g {
+			return a.ref
+		}
+	}
+	return ""
+}
+
+// resolvePronouns rewrites the subject and possessive pronouns of a
+// sentence by speaker to the people they mean, where the speaker named one
+// just before.
+func (c *collector) resolvePronouns(s, speaker string) string {
+	if len(c.antes[speaker]) == 0 {
+		return s
+	}
+	s = possPronounRe.ReplaceAllStringFunc(s, func(m string) string {
+		sm := possPronounRe.FindStringSubmatch(m)
+		ref := c.antecedentFor(speaker, pronounGender(sm[1]))
+		if ref == "" {
+			return m
+		}
+		return possessive(ref) + " " + sm[2]
+	})
+	// "her husband Gerald … and he makes scones": Gerald is named now.
+	c.noteAntecedents(s, speaker)
+	var b strings.Builder
+	last := 0
+	for _, m := range subjPronounRe.FindAllStringSubmatchIndex(s, -1) {
+		rest := s[m[1]:]
+		if m[6] == m[7] && (strings.HasPrefix(rest, "'") || strings.HasPrefix(rest, "’")) {
+			continue // "she'll", "he'd": left as said
+		}
+		ref := c.antecedentFor(speaker, pronounGender(s[m[4]:m[5]]))
+		if ref == "" {
+			continue
+		}
+		if m[2] == m[3] && m[2] == 0 && strings.HasPrefix(ref, "my ") {
+			ref = "My " + ref[3:]
+		}
+		b.WriteString(s[last:m[4]])
+		b.WriteString(ref)
+		if m[6] != m[7] {
+			b.WriteString(" is")
+		}
+		last = m[1]
+	}
+	b.WriteString(s[last:])
+	s = b.String()
+	return s
+}
+
+// noteAntecedents records the people a sentence of speaker names, in the
+// order named, as antecedents for the pronouns that follow.
+func (c *collector) noteAntecedents(s, speaker string) {
+	type at struct {
+		pos int
+		a   antecedent
+	}
+	var found []at
+	now := c.msgs[speaker]
+	add := func(pos int, ref, role string) {
+		if ref == "" || isStopName(ref) || isPronoun(ref) {
+			return
+		}
+		g := roleGender[strings.ToLower(role)]
+		if t := titleGender(ref); t != 0 {
+			g = t
+		}
+		found = append(found, at{pos, antecedent{ref: ref, gender: g, msg: now}})
+	}
+	for _, m := range myRoleRe.FindAllStringSubmatchIndex(s, -1) {
+		add(m[6], s[m[6]:m[7]], s[m[4]:m[5]])
+	}
+	for _, m := range chainRe.FindAllStringSubmatchIndex(s, -1) {
+		add(m[6], s[m[6]:m[7]], s[m[4]:m[5]])
+	}
+	for _, m := range namedRoleRe.FindAllStringSubmatchIndex(s, -1) {
+		add(m[6], s[m[6]:m[7]], s[m[4]:m[5]])
+	}
+	for _, m := range isMyRoleRe.FindAllStringSubmatchIndex(s, -1) {
+		add(m[2], s[m[2]:m[3]], s[m[4]:m[5]])
+	}
+	for _, m := range pronounNameRe.FindAllStringSubmatchIndex(s, -1) {
+		name := s[m[4]:m[5]]
+		if isStopName(name) {
+			continue
+		}
+		c.entity(name, "person")
+		found = append(found, at{m[4], antecedent{ref: name, gender: pronounGender(s[m[2]:m[3]]), msg: now}})
+	}
+	for _, m := range myBareRoleRe.FindAllStringSubmatchIndex(s, -1) {
+		rest := strings.TrimLeft(s[m[1]:], " ,")
+		if startsUpper(rest) || strings.HasPrefix(rest, "'") || strings.HasPrefix(rest, "’") {
+			continue // a name follows, or a possessive: taken above
+		}
+		role := strings.ToLower(s[m[4]:m[5]])
+		if before := strings.ToLower(s[:m[0]]); predicativeRe.MatchString(before) {
+			continue // "Felix isn't my roommate": Felix, named already
+		}
+		if petRoles[role] {
+			continue
+		}
+		add(m[0], "my "+role, role)
+	}
+	// Known people named anywhere ("also Nomsa got a new job").
+	for _, m := range capWordRe.FindAllStringIndex(s, -1) {
+		name := s[m[0]:m[1]]
+		if isStopName(name) || c.typeOf(name) != "person" {
+			continue
+		}
+		g := titleGender(name)
+		for _, a := range c.antes[speaker] {
+			if a.ref == name && a.gender != 0 {
+				g = a.gender
+			}
+		}
+		found = append(found, at{m[0], antecedent{ref: c.entity(name, "person"), gender: g, msg: now}})
+	}
+	sort.SliceStable(found, func(i, j int) bool { return found[i].pos < found[j].pos })
+	for _, f := range found {
+		list := c.antes[speaker]
+		// A person named again moves to the end, keeping a known gender.
+		for i, a := range list {
+			if a.ref == f.a.ref {
+				if f.a.gender == 0 {
+					f.a.gender = a.gender
+				}
+				list = append(list[:i:i], list[i+1:]...)
+				break
+			}
+		}
+		c.antes[speaker] = append(list, f.a)
+	}
+	if l := c.antes[speaker]; len(l) > 6 {
+		c.antes[speaker] = l[len(l)-6:]
+	}
+}

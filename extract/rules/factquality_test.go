@@ -1,0 +1,111 @@
+package rules_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/bench"
+	"github.com/lore-memory/lore/embed/minilm"
+	"github.com/lore-memory/lore/extract/rules"
+)
+
+// TestFactQualityQuick scores the rules extractor alone against LoCoMo's
+// observation gold facts, as `lore bench observations` does through
+// ingest, in a sixth of the time (no store, no index).
+// It runs only when asked:
+//
+//	LORE_FQ_DATA=../shared/bench/locomo/locomo_dev5.json LORE_FQ_SPLIT=tune \
+//	LORE_FQ_MODEL=lore-data/models/all-MiniLM-L6-v2 go test -run TestFactQualityQuick -v ./extract/rules
+//
+// LORE_FQ_ALL=file.jsonl also writes every fact with whether it matched.
+func TestFactQualityQuick(t *testing.T) {
+	path, half, model := os.Getenv("LORE_FQ_DATA"), os.Getenv("LORE_FQ_SPLIT"), os.Getenv("LORE_FQ_MODEL")
+	if path == "" || model == "" {
+		t.Skip("set LORE_FQ_DATA and LORE_FQ_MODEL to score fact quality")
+	}
+	if half == "" {
+		half = "all"
+	}
+	all, err := bench.LoadLoCoMo(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gold, err := bench.LoadLoCoMoObservations(path, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := bench.ParseSplit(half)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := all.Half(h)
+	in := map[string]bool{}
+	turnText := map[string]string{}
+	var facts []bench.FactRecord
+	x := rules.New()
+	var dur time.Duration
+	for _, sp := range ds.Spaces {
+		in[sp.ID] = true
+		seen := map[string]int{}
+		for _, s := range sp.Sessions {
+			var eps []*lore.Episode
+			for _, tu := range s.Turns {
+				txt := tu.Text
+				if i := strings.LastIndex(txt, " [shared an image: "); i >= 0 && strings.HasSuffix(txt, "]") {
+					turnText[sp.ID+"|"+tu.ID] = txt[:i]
+				} else {
+					turnText[sp.ID+"|"+tu.ID] = txt
+				}
+				eps = append(eps, &lore.Episode{ID: tu.ID, Role: tu.Role, Speaker: tu.Speaker, Content: tu.Text, OccurredAt: tu.Time})
+			}
+			st := time.Now()
+			ex, err := x.Extract(context.Background(), lore.ExtractRequest{Episodes: eps})
+			dur += time.Since(st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range ex.Facts {
+				key := lore.NormalizeName(f.Subject) + "|" + f.Predicate + "|" + lore.NormalizeName(f.Object)
+				if i, ok := seen[key]; ok {
+					facts[i].Turns = append(facts[i].Turns, f.EpisodeIDs...)
+					continue
+				}
+				seen[key] = len(facts)
+				facts = append(facts, bench.FactRecord{Space: sp.ID, Text: f.Text, Predicate: f.Predicate, Turns: append([]string(nil), f.EpisodeIDs...), Ended: f.InvalidAt != nil})
+			}
+		}
+	}
+	var g []bench.GoldFact
+	for _, x := range gold {
+		if in[x.Space] {
+			g = append(g, x)
+		}
+	}
+	emb, err := minilm.New(minilm.Config{ModelDir: model})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := bench.ScoreFacts(context.Background(), emb, g, facts, turnText, 60)
+	if os.Getenv("LORE_FQ_ALL") != "" {
+		q2, _ := bench.ScoreFacts(context.Background(), emb, g, facts, turnText, 100000)
+		un := map[string]bool{}
+		for _, m := range q2.Unmatched {
+			un[m.Space+"|"+strings.Join(m.Turns, ",")+"|"+m.Fact] = true
+		}
+		f, _ := os.Create(os.Getenv("LORE_FQ_ALL"))
+		for _, fr := range facts {
+			raw, _ := json.Marshal(map[string]any{"text": fr.Text, "pred": fr.Predicate, "turn": turnText[fr.Space+"|"+fr.Turns[0]], "match": !un[fr.Space+"|"+strings.Join(fr.Turns, ",")+"|"+fr.Text]})
+			f.Write(append(raw, 10))
+		}
+		f.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s: facts %d coverage %.3f precision %.3f echo %.3f (extraction %v)", half, q.Facts, q.Coverage, q.Precision, q.EchoRate, dur)
+}

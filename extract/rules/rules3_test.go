@@ -1,0 +1,180 @@
+package rules
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lore-memory/lore"
+)
+
+// extractMsgs extracts from one batch of the user's messages ("a || b").
+func extractMsgs(t *testing.T, text string, at time.Time, cands []*lore.Fact) *lore.Extraction {
+	t.Helper()
+	var eps []*lore.Episode
+	for i, m := range strings.Split(text, "||") {
+		eps = append(eps, &lore.Episode{ID: string(rune('a' + i)), Role: "user", Content: strings.TrimSpace(m), OccurredAt: at})
+		eps = append(eps, &lore.Episode{ID: string(rune('A' + i)), Role: "assistant", Content: "I see. Tell me more?", OccurredAt: at})
+	}
+	ex, err := New().Extract(context.Background(), lore.ExtractRequest{Episodes: eps, Facts: cands})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ex
+}
+
+// TestExtractRules3 covers the rules/3 patterns: pronoun coreference,
+// third-person jobs, cars, editors, study, new activities, dating.
+func TestExtractRules3(t *testing.T) {
+	at := time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name, text string
+		cands      []*lore.Fact
+		want       []triple
+		never      []triple
+		texts      []string // fact texts that must be among the facts
+	}{
+		{
+			name: "she in the next sentence", text: "My cousin Priya got a new job. She just started at the library in Leeds as an archivist.",
+			want:  []triple{{s: "Priya", p: "works_as", o: "archivist"}, {s: "Priya", p: "works_at", o: "the library in Leeds"}},
+			texts: []string{"user's cousin Priya works as an archivist at the library in Leeds"},
+		},
+		{
+			name: "he across messages", text: "my uncle Tomas lives in Porto || he's a welder at a shipyard, always busy",
+			want: []triple{{s: "Tomas", p: "lives_in", o: "Porto"}, {s: "Tomas", p: "works_as", o: "welder"}},
+		},
+		{
+			name: "her husband is the host's", text: "Our neighbour Ingrid throws great parties || we go every year, her husband Lars is a retired dentist",
+			want:  []triple{{s: "Ingrid", p: "has_husband", o: "Lars"}, {s: "Lars", p: "works_as", o: "retired dentist"}},
+			never: []triple{{s: "user", p: "has_husband", o: "Lars"}},
+		},
+		{
+			name: "gender picks the antecedent", text: "My brother Kwame and his wife Efua visited. She is a pilot",
+			want:  []triple{{s: "Efua", p: "works_as", o: "pilot"}},
+			never: []triple{{s: "Kwame", p: "works_as", o: "pilot"}},
+		},
+		{
+			name: "courtesy title gives gender", text: "My son Leo loves school. His coach Mr. Banda says he is fast. She says she wants to play too",
+			want:  []triple{{s: "Leo", p: "has_coach", o: "Mr. Banda"}},
+			never: []triple{{s: "Mr. Banda", p: "statement", o: "Mr. Banda says she wants to play too"}},
+		},
+		{
+			name: "her name is", text: "I met a girl at the climbing gym, her name is Saoirse. She's a midwife",
+			want: []triple{{s: "Saoirse", p: "works_as", o: "midwife"}},
+		},
+		{
+			name: "unnamed role", text: "my dad calls every day. he's a plumber in Cork so he's up early",
+			texts: []string{"user's dad is a plumber in Cork so user's dad is up early."},
+		},
+		{
+			name: "she'll stays", text: "My aunt Rosa is a chef in Lisbon, so she'll cook for the whole family",
+			texts: []string{"user's aunt Rosa is a chef in Lisbon, so she'll cook for the whole family."},
+		},
+		{
+			name: "relation in a rising statement", text: "we've been together a year so I guess Ama is my fiancee now?",
+			want: []triple{{s: "user", p: "has_fiancee", o: "Ama"}},
+		},
+		{
+			name: "third person works as", text: "Tariq lives in Dubai and works as an architect",
+			want: []triple{{s: "Tariq", p: "lives_in", o: "Dubai"}, {s: "Tariq", p: "works_as", o: "architect"}},
+		},
+		{
+			name: "third person started as", text: "Mei just started at Globex as a recruiter",
+			want: []triple{{s: "Mei", p: "works_as", o: "recruiter"}, {s: "Mei", p: "works_at", o: "Globex"}},
+		},
+		{
+			name: "third person occupation", text: "My flatmate Oskar is a violinist",
+			want: []triple{{s: "Oskar", p: "works_as", o: "violinist"}},
+		},
+		{name: "drives", text: "I drive a 2015 Toyota Corolla", want: []triple{{s: "user", p: "drives", o: "Toyota Corolla"}}},
+		{name: "bought a car", text: "Bought a used Subaru Outback yesterday!", want: []triple{{s: "user", p: "drives", o: "Subaru Outback"}}},
+		{
+			name: "sold the car ends driving it", text: "Sold the Corolla!",
+			cands: []*lore.Fact{{Subject: "user", Predicate: "drives", Object: "Toyota Corolla"}},
+			want:  []triple{{s: "user", p: "drives", o: "Toyota Corolla", ended: true}},
+		},
+		{name: "editor", text: "I write everything in Emacs, it's my home", want: []triple{{s: "user", p: "uses_editor", o: "Emacs"}}},
+		{
+			name: "switched editors", text: "I switched from VS Code to Neovim.",
+			want: []triple{{s: "user", p: "uses_editor", o: "VS Code", ended: true}, {s: "user", p: "uses_editor", o: "Neovim"}},
+		},
+		{
+			name: "statement before a question", text: "I code in Sublime all day, any plugin tips?",
+			want: []triple{{s: "user", p: "uses_editor", o: "Sublime"}},
+		},
+		{name: "studying", text: "studying marine biology at Aberdeen this year", want: []triple{{s: "user", p: "major", o: "marine biology"}}},
+		{name: "studying for", text: "I'm studying for my exams", never: []triple{{s: "user", p: "major", o: "for my exams"}}},
+		{
+			name: "switched major", text: "I switched my major to economics",
+			cands: []*lore.Fact{{Subject: "user", Predicate: "major", Object: "history"}},
+			want:  []triple{{s: "user", p: "major", o: "history", ended: true}, {s: "user", p: "major", o: "economics"}},
+		},
+		{
+			name: "switched field", text: "I switched from civil to electrical engineering",
+			want: []triple{{s: "user", p: "major", o: "civil engineering", ended: true}, {s: "user", p: "major", o: "electrical engineering"}},
+		},
+		{
+			name: "instead", text: "I quit cycling after the crash. rowing instead",
+			want: []triple{{s: "user", p: "does", o: "rowing"}},
+		},
+		{name: "started dating", text: "Noor and I started dating in March", want: []triple{{s: "user", p: "dates", o: "Noor"}}},
+		{name: "my boyfriend", text: "my boyfriend Idris is a baker", want: []triple{{s: "user", p: "dates", o: "Idris"}, {s: "user", p: "has_boyfriend", o: "Idris"}}},
+		{name: "new manager", text: "my new manager is Aoife", want: []triple{{s: "user", p: "has_manager", o: "Aoife"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ex := extractMsgs(t, tt.text, at, tt.cands)
+			for _, w := range tt.want {
+				f := findFact(ex, w.s, w.p, w.o)
+				if f == nil {
+					t.Errorf("missing (%s, %s, %s); got:%s", w.s, w.p, w.o, describe(ex))
+					continue
+				}
+				if w.ended != (f.InvalidAt != nil) {
+					t.Errorf("(%s, %s, %s) InvalidAt=%v, want ended=%v", w.s, w.p, w.o, f.InvalidAt, w.ended)
+				}
+			}
+			for _, n := range tt.never {
+				if f := findFact(ex, n.s, n.p, n.o); f != nil {
+					t.Errorf("unexpected (%s, %s, %s) %q", n.s, n.p, n.o, f.Text)
+				}
+			}
+		next:
+			for _, want := range tt.texts {
+				for _, f := range ex.Facts {
+					if f.Text == want {
+						continue next
+					}
+				}
+				t.Errorf("no fact text %q; got:%s", want, describe(ex))
+			}
+		})
+	}
+}
+
+// TestInformativeness checks the statement filter: dated, named, long or
+// reported statements stay; short vague feelings and remarks about the
+// listener go.
+func TestInformativeness(t *testing.T) {
+	v := voice{name: "Jon", other: "Gina"}
+	tests := []struct {
+		text, sentence string
+		dated          bool
+		keep           bool
+	}{
+		{"Jon ran a half marathon in Boston.", "I ran a half marathon in Boston.", false, true},
+		{"Jon finished it.", "I finished it.", false, false},
+		{"Jon is so stoked about it.", "I'm so stoked about it.", false, false},
+		{"Jon is so happy for Gina.", "I'm so happy for you.", false, false},
+		{"Jon adopted a puppy.", "I adopted a puppy last week.", true, true},
+		{"Jon has been volunteering at the animal shelter near their home every weekend.", "I've been volunteering at the animal shelter near my home every weekend.", false, true},
+		{"It's so important to take care of yourself.", "It's so important to take care of yourself.", false, false},
+	}
+	for _, tt := range tests {
+		got := informativeness(tt.text, tt.sentence, v, tt.dated) >= minInformativeness
+		if got != tt.keep {
+			t.Errorf("%q: kept=%v (score %d), want %v", tt.text, got, informativeness(tt.text, tt.sentence, v, tt.dated), tt.keep)
+		}
+	}
+}
