@@ -83,6 +83,9 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		}
 	}
 
+	if cfg.AnswerBoost > 0 {
+		applyAnswerBoost(c, f, cfg.AnswerBoost)
+	}
 	if cfg.CurrentRecency > 0 && cfg.CurrentRecency <= 1 && asksCurrent(a.Words) {
 		applyRecency(c, f, cfg.CurrentRecency)
 	}
@@ -92,6 +95,9 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 
 	ordered := p.filter(req, at, c, f)
 	ordered = currentFirst(ordered, at, req.IncludeInvalidated)
+	if cfg.StaleTurns > 0 {
+		ordered = staleBelow(ordered, staleTurns(c, f.Scores, at), cfg.StaleTurns)
+	}
 	var shown func(Result) []string
 	if cfg.SourceDiversity {
 		// The sources attachSources will show, so that a turn a fact
@@ -103,7 +109,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 			return sourceIDs(r)
 		}
 	}
-	ordered = diversify(ordered, req.TopK, cfg.DuplicateSimilarity, shown, deferral{Facts: cfg.DeferFacts, Margin: cfg.DeferMargin,
+	ordered = diversify(ordered, req.TopK, cfg.DuplicateSimilarity, shown, deferral{Facts: cfg.DeferFacts, Margin: cfg.DeferMargin, Cover: cfg.FactCover,
 		// A fact about the entity the query names by role, with the
 		// query's topic words, is the answer; its turn being shown
 		// does not make it redundant.
@@ -157,8 +163,9 @@ type candidateSet struct {
 	kind     map[string]lore.DocKind
 	facts    map[string]*lore.Fact
 	episodes map[string]*lore.Episode
-	entities []*lore.Entity // linked from the query, for the response
-	mentions *mentions      // the relation stage's, scored after hydration
+	entities []*lore.Entity  // linked from the query, for the response
+	mentions *mentions       // the relation stage's, scored after hydration
+	answers  map[string]bool // facts stating the attribute asked of a resolved entity
 }
 
 func (c *candidateSet) add(s signal, hits []lore.IndexHit) {
@@ -306,6 +313,7 @@ func (p *Pipeline) candidates(ctx context.Context, req Request, kinds []lore.Doc
 	}
 	if related.signal.Scores != nil {
 		c.mentions = related.mentions
+		c.answers = related.answers
 		for id, k := range related.kind {
 			c.kind[id] = k
 		}
@@ -403,6 +411,9 @@ type walkResult struct {
 	signal signal
 	facts  []*lore.Fact
 	kind   map[string]lore.DocKind
+	// answers are the facts whose predicate is the attribute the query
+	// asks for, of an entity it resolved (relation stage only).
+	answers map[string]bool
 	// mentions, for the relation stage, scores the candidate turns that
 	// name a resolved entity once they are loaded.
 	mentions *mentions
@@ -758,7 +769,7 @@ func explain(signals []signal, f fused, id string) map[string]float64 {
 	}
 	// The context share and the speaker factor apply after fusion; they
 	// are not signals.
-	for _, name := range []string{SignalContext, SignalSpeaker, SignalAssistant, SignalRecency} {
+	for _, name := range []string{SignalContext, SignalSpeaker, SignalAssistant, SignalRecency, SignalAnswer} {
 		if v, ok := f.Details[id][name]; ok {
 			out[name] = v
 		}

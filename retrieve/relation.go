@@ -24,6 +24,8 @@ type resolved struct {
 	entities []*lore.Entity
 	edges    []*lore.Fact // the relation facts walked, e.g. (user, has_sister, Emma)
 	used     map[string]bool
+	// complete is false when a role chain stopped before its last role.
+	complete bool
 	// self is the user's entity when a first-person query asks about the
 	// user directly ("where do I work?"); only its facts that have a topic
 	// word of the query count, as the user touches nearly every fact.
@@ -38,20 +40,22 @@ type resolved struct {
 // so "my sister live" resolves "sister". linked are the entities the
 // query's names linked to.
 func (p *Pipeline) relate(ctx context.Context, req Request, a analysis, linked []*lore.Entity, at asOf) (resolved, error) {
-	out := resolved{used: map[string]bool{}}
+	out := resolved{used: map[string]bool{}, complete: true}
 	chains := roleChains(req.Query)
 	wantSelf := p.Config.RelationSelf && a.FirstPerson
-	var named []*lore.Entity
+	var named, circle []*lore.Entity
 	if p.Config.RelationNamed {
 		named = namedEntities(linked, p.Config.HubMentions)
+	} else if p.Config.RelationCircle {
+		circle = namedEntities(linked, p.Config.HubMentions)
 	}
-	if len(chains) == 0 && !wantSelf && len(named) == 0 {
+	if len(chains) == 0 && !wantSelf && len(named) == 0 && len(circle) == 0 {
 		return out, nil
 	}
 	ns := req.Scope.Namespace()
 	var user *lore.Entity
 	var names []string
-	needUser := wantSelf
+	needUser := wantSelf || len(circle) > 0
 	for _, c := range chains {
 		switch c.Owner {
 		case ownerName:
@@ -77,6 +81,20 @@ func (p *Pipeline) relate(ctx context.Context, req Request, a analysis, linked [
 	}
 	if wantSelf {
 		out.self = user
+	}
+	// The people the query names who are the user's own (the object of a
+	// relation fact of the user's: "my roommate Jonas") resolve as roles
+	// do; other names do not (RelationCircle).
+	if user != nil {
+		for _, e := range circle {
+			fs, err := p.Graph.FindFacts(ctx, lore.FactFilter{Scope: req.Scope, SubjectID: user.ID, ObjectID: e.ID, Limit: 4})
+			if err != nil {
+				return out, fmt.Errorf("retrieve: relation circle: %w", err)
+			}
+			if slices.ContainsFunc(fs, func(f *lore.Fact) bool { return strings.HasPrefix(f.Predicate, "has_") && at.valid(f) }) {
+				named = append(named, e)
+			}
+		}
 	}
 	// "her sister" in a query naming one person is that person's sister.
 	var person *lore.Entity
@@ -140,6 +158,9 @@ func (p *Pipeline) relate(ctx context.Context, req Request, a analysis, linked [
 		}
 		if len(owners) == 0 || stepped == 0 {
 			continue
+		}
+		if stepped < len(c.Roles) {
+			out.complete = false
 		}
 		for _, e := range owners {
 			if !seen[e.ID] {
@@ -246,12 +267,15 @@ func (p *Pipeline) relationFacts(ctx context.Context, scope lore.Scope, ents []*
 // 0..1 scale: relationBase for being about an entity the query names, the
 // rest for how many of the query's topic words (its content words less the
 // role words and names) the fact's predicate, object or text has — with
-// the question word's hint ("where" matches lives_in). The relation facts
-// walked to reach them score as facts about them. A query with no topic
-// words ("who is my sister?") is answered by the relation fact, which
-// scores 1.
-func relationScores(facts, edges []*lore.Fact, topic []string, hints []string) map[string]float64 {
+// the question word's hint ("where" matches lives_in) or the predicates the
+// query's topic phrases ask for (typed: "job title" asks for works_as). The
+// relation facts walked to reach them score as facts about them. A query
+// with no topic words ("who is my sister?") is answered by the relation
+// fact, which scores 1. It also returns the facts whose predicate is one
+// the query's topic phrases ask for.
+func relationScores(facts, edges []*lore.Fact, topic, hints, typed []string) (map[string]float64, map[string]bool) {
 	out := map[string]float64{}
+	answers := map[string]bool{}
 	isEdge := map[string]bool{}
 	for _, f := range edges {
 		isEdge[f.ID] = true
@@ -266,7 +290,7 @@ func relationScores(facts, edges []*lore.Fact, topic []string, hints []string) m
 		}
 		var match float64
 		switch {
-		case len(want) == 0 && len(hints) == 0:
+		case len(want) == 0 && len(hints) == 0 && len(typed) == 0:
 			if isEdge[f.ID] {
 				match = 1
 			}
@@ -279,9 +303,13 @@ func relationScores(facts, edges []*lore.Fact, topic []string, hints []string) m
 				}
 			}
 			total := len(want)
-			if len(hints) > 0 {
+			if len(hints) > 0 || len(typed) > 0 {
 				total++
-				if slices.ContainsFunc(hints, func(h string) bool { return strings.Contains(f.Predicate, h) }) {
+				switch {
+				case predicateIn(f.Predicate, typed):
+					hit++
+					answers[f.ID] = true
+				case slices.ContainsFunc(hints, func(h string) bool { return strings.Contains(f.Predicate, h) }):
 					hit++
 				}
 			}
@@ -289,7 +317,7 @@ func relationScores(facts, edges []*lore.Fact, topic []string, hints []string) m
 		}
 		out[f.ID] = relationBase + (1-relationBase)*match
 	}
-	return out
+	return out, answers
 }
 
 // relationBase is the relation score of a fact about a resolved entity
@@ -327,9 +355,10 @@ func relationSignal(r resolved, facts, self []*lore.Fact, a analysis, kinds []lo
 		signal: signal{Name: SignalRelation, Weight: weight, Scores: map[string]float64{}, Absolute: true},
 		kind:   map[string]lore.DocKind{},
 	}
+	typed, typedWords := topicPredicates(a.Words)
 	var topic []string
 	for _, w := range a.Terms {
-		if !r.used[w] {
+		if !r.used[w] && !typedWords[w] {
 			topic = append(topic, w)
 		}
 	}
@@ -340,21 +369,34 @@ func relationSignal(r resolved, facts, self []*lore.Fact, a analysis, kinds []lo
 		}
 	}
 	hints := questionHints(a.Words)
-	scores := relationScores(valid, r.edges, topic, hints)
-	if len(topic) > 0 {
+	scores, answers := relationScores(valid, r.edges, topic, hints, typed)
+	if len(topic) > 0 || len(typed) > 0 {
 		var mine []*lore.Fact
 		for _, f := range self {
 			if _, ok := scores[f.ID]; !ok && at.valid(f) {
 				mine = append(mine, f)
 			}
 		}
-		for id, v := range relationScores(mine, nil, topic, hints) {
+		mineScores, mineAnswers := relationScores(mine, nil, topic, hints, typed)
+		for id, v := range mineScores {
 			if v > relationBase {
 				scores[id] = v * selfShare
 				valid = append(valid, factByID(mine, id))
 			}
+			// "Which city does my sister live in?" asks about the
+			// sister: the user's own city is no answer.
+			if mineAnswers[id] && len(r.entities) == 0 {
+				answers[id] = true
+			}
 		}
 	}
+	// A chain that stopped short ("my daughter's teacher" with no teacher
+	// known) resolved someone else than the query asks about: their facts
+	// are no answer.
+	if !r.complete || !asksValue(a.Words) {
+		answers = nil
+	}
+	out.answers = answers
 	wantFacts := slices.Contains(kinds, lore.KindFact)
 	wantEpisodes := slices.Contains(kinds, lore.KindEpisode)
 	s := out.signal.Scores
