@@ -98,6 +98,10 @@ type Config struct {
 	// fact (has_<role>) of the user's entity. A conversation between named
 	// speakers (LoCoMo) has no user entity, and nothing changes there.
 	RelationCircle bool `json:"relation_circle"`
+	// RoleText asks the text search again without the query's role words
+	// once they led to an entity ("sister" in "where does my sister
+	// work?" finds the turns saying who the sister is, not the answer).
+	RoleText bool `json:"role_text"`
 	// MaxLinkedEntities bounds the entities linked from query n-grams.
 	MaxLinkedEntities int `json:"max_linked_entities"`
 	// UserEntities is how many of the user's most connected entities join
@@ -161,6 +165,12 @@ type Config struct {
 	// that turn scores at least StaleTurns of the stale one's score (0:
 	// off).
 	StaleTurns float64 `json:"stale_turns"`
+	// EndedShare gives the turn that ended or replaced a candidate fact
+	// (its source said at or after its end, or the source of the current
+	// fact of the same subject and predicate) this share of the ended
+	// fact's fused score (0: off). It reads the graph's history (which
+	// turn ended what), so it is part of Signals.Graph.
+	EndedShare float64 `json:"ended_share"`
 	// AnswerBoost is added to the score of a fact that states the attribute
 	// the query asks for (topics.txt: "job title" asks for works_as) of
 	// the user or of an entity the query names by role ("what does my
@@ -216,6 +226,7 @@ func DefaultConfig() Config {
 		AssistantFactor:     0.5,
 		CurrentRecency:      0.4,
 		AnswerBoost:         0.5,
+		EndedShare:          1.0,
 		SpreadTop:           5,
 		ContextWindow:       time.Hour,
 		MaxFactSources:      3,

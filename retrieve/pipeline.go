@@ -86,6 +86,9 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	if cfg.AnswerBoost > 0 {
 		applyAnswerBoost(c, f, cfg.AnswerBoost)
 	}
+	if cfg.Signals.Graph && cfg.EndedShare > 0 {
+		applyEndedShare(c, f, at, cfg.EndedShare)
+	}
 	if cfg.CurrentRecency > 0 && cfg.CurrentRecency <= 1 && asksCurrent(a.Words) {
 		applyRecency(c, f, cfg.CurrentRecency)
 	}
@@ -259,6 +262,25 @@ func (p *Pipeline) candidates(ctx context.Context, req Request, kinds []lore.Doc
 	}
 	c.entities = append(c.entities, linked...)
 
+	// "Where does my sister work?": once "sister" led to Nomsa, the word
+	// finds the turns that say she is a sister, not where she works; the
+	// text search is asked again without it (RoleText).
+	if wantText && cfg.RoleText && len(related.roles) > 0 {
+		var rest []string
+		for _, w := range a.Terms {
+			if !slices.Contains(related.roles, w) {
+				rest = append(rest, w)
+			}
+		}
+		if len(rest) > 0 && len(rest) < len(a.Terms) {
+			q := base
+			q.Text, q.Limit = strings.Join(rest, " "), max(cfg.TextPool, req.TopK)
+			if textHits, textErr = p.Index.SearchText(ctx, q); textErr != nil {
+				return nil, fmt.Errorf("retrieve: text search: %w", textErr)
+			}
+		}
+	}
+
 	if wantText {
 		s := signal{Name: SignalBM25, Weight: cfg.Weights.BM25, Scores: map[string]float64{}}
 		c.add(s, textHits)
@@ -345,6 +367,7 @@ func (p *Pipeline) relation(ctx context.Context, req Request, kinds []lore.DocKi
 		}
 	}
 	out := relationSignal(r, facts, self, a, kinds, p.Config.Weights.Relation, at)
+	out.roles = r.roles
 	if !slices.Contains(kinds, lore.KindEpisode) {
 		return out, nil
 	}
@@ -414,6 +437,8 @@ type walkResult struct {
 	// answers are the facts whose predicate is the attribute the query
 	// asks for, of an entity it resolved (relation stage only).
 	answers map[string]bool
+	// roles are the query's role words that resolved (relation stage).
+	roles []string
 	// mentions, for the relation stage, scores the candidate turns that
 	// name a resolved entity once they are loaded.
 	mentions *mentions
@@ -769,7 +794,7 @@ func explain(signals []signal, f fused, id string) map[string]float64 {
 	}
 	// The context share and the speaker factor apply after fusion; they
 	// are not signals.
-	for _, name := range []string{SignalContext, SignalSpeaker, SignalAssistant, SignalRecency, SignalAnswer} {
+	for _, name := range []string{SignalContext, SignalSpeaker, SignalAssistant, SignalRecency, SignalAnswer, SignalEnded} {
 		if v, ok := f.Details[id][name]; ok {
 			out[name] = v
 		}

@@ -26,6 +26,8 @@ type resolved struct {
 	used     map[string]bool
 	// complete is false when a role chain stopped before its last role.
 	complete bool
+	// roles are the role words that led to an entity ("sister").
+	roles []string
 	// self is the user's entity when a first-person query asks about the
 	// user directly ("where do I work?"); only its facts that have a topic
 	// word of the query count, as the user touches nearly every fact.
@@ -151,6 +153,7 @@ func (p *Pipeline) relate(ctx context.Context, req Request, a analysis, linked [
 			}
 			for _, w := range role[:n] {
 				out.used[w] = true
+				out.roles = append(out.roles, w)
 			}
 			out.edges = append(out.edges, edges...)
 			owners = next

@@ -21,41 +21,17 @@ func staleTurns(c *candidateSet, scores map[string]float64, at asOf) map[string]
 	ended := func(f *lore.Fact) bool { return f.InvalidAt != nil && !f.InvalidAt.After(at.T) }
 	// cites: turn → the candidate facts standing for it.
 	cites := map[string][]*lore.Fact{}
-	closers := map[string][]string{} // ended fact → closing turns
 	for _, f := range c.facts {
 		for _, id := range f.SourceEpisodeIDs {
 			cites[id] = append(cites[id], f)
 		}
 	}
+	closers, before := endings(c, at)
 	for _, f := range c.facts {
-		if !ended(f) {
+		if !ended(f) || before[f.ID] || len(closers[f.ID]) == 0 {
 			continue
 		}
 		end := *f.InvalidAt
-		var before bool
-		for _, id := range f.SourceEpisodeIDs {
-			ep := c.episodes[id]
-			if ep == nil {
-				continue
-			}
-			if ep.OccurredAt.Before(end) {
-				before = true
-			} else {
-				closers[f.ID] = append(closers[f.ID], id)
-			}
-		}
-		start, _ := factSpan(f)
-		for _, g := range c.facts {
-			if g.ID == f.ID || g.SubjectID != f.SubjectID || g.Predicate != f.Predicate || !at.valid(g) {
-				continue
-			}
-			if gs, _ := factSpan(g); !gs.Before(start) {
-				closers[f.ID] = append(closers[f.ID], g.SourceEpisodeIDs...)
-			}
-		}
-		if before || len(closers[f.ID]) == 0 {
-			continue
-		}
 		name := words(f.Object)
 		if !hasContentWord(name) {
 			continue
@@ -141,4 +117,68 @@ func staleBelow(results []Result, stale map[string][]string, ratio float64) []Re
 	}
 	lowerToPlace(out)
 	return out
+}
+
+// endings maps each candidate fact ended by the read's moment to the turns
+// that ended or replaced it: its sources said at or after its end, and the
+// sources of a current fact of the same subject and predicate that started
+// no earlier. before names the ended facts with a source said before their
+// end (the others were stored already ended).
+func endings(c *candidateSet, at asOf) (closers map[string][]string, before map[string]bool) {
+	closers, before = map[string][]string{}, map[string]bool{}
+	for _, f := range c.facts {
+		if f.InvalidAt == nil || f.InvalidAt.After(at.T) {
+			continue
+		}
+		end := *f.InvalidAt
+		for _, id := range f.SourceEpisodeIDs {
+			ep := c.episodes[id]
+			if ep == nil {
+				continue
+			}
+			if ep.OccurredAt.Before(end) {
+				before[f.ID] = true
+			} else {
+				closers[f.ID] = append(closers[f.ID], id)
+			}
+		}
+		start, _ := factSpan(f)
+		for _, g := range c.facts {
+			if g.ID == f.ID || g.SubjectID != f.SubjectID || g.Predicate != f.Predicate || !at.valid(g) {
+				continue
+			}
+			if gs, _ := factSpan(g); !gs.Before(start) {
+				closers[f.ID] = append(closers[f.ID], g.SourceEpisodeIDs...)
+			}
+		}
+	}
+	return closers, before
+}
+
+// SignalEnded names the share of an ended fact's score the turn that ended
+// it receives (Config.EndedShare), in Result.ScoreDetails.
+const SignalEnded = "ended"
+
+// applyEndedShare gives each turn that ended or replaced a candidate fact
+// (endings) share of that fact's fused score, the best such share: an ended
+// fact is no result, but what the query found in it is now said by the turn
+// that ended it ("Sold the Civic!" for "do I still have the Honda?").
+func applyEndedShare(c *candidateSet, f fused, at asOf, share float64) {
+	closers, _ := endings(c, at)
+	bonus := map[string]float64{}
+	for id, cl := range closers {
+		v := share * f.Scores[id]
+		for _, ep := range cl {
+			if _, ok := c.episodes[ep]; ok && v > bonus[ep] {
+				bonus[ep] = v
+			}
+		}
+	}
+	for id, v := range bonus {
+		if v <= 0 {
+			continue
+		}
+		f.Scores[id] += v
+		detail(f.Details, id)[SignalEnded] = v
+	}
 }

@@ -136,3 +136,31 @@ func TestDiversifyFactCover(t *testing.T) {
 		}
 	}
 }
+
+// TestApplyEndedShare: the turn that ended a fact receives share of the
+// ended fact's score; nothing moves before the end.
+func TestApplyEndedShare(t *testing.T) {
+	scope := lore.Scope{TenantID: "t", UserID: "u"}
+	c := &candidateSet{kind: map[string]lore.DocKind{}, facts: map[string]*lore.Fact{}, episodes: map[string]*lore.Episode{}}
+	for _, e := range []*lore.Episode{
+		{ID: "e3", Scope: scope, OccurredAt: dayN(2), Content: "I drive a 2012 Honda Civic"},
+		{ID: "e4", Scope: scope, OccurredAt: dayN(60), Content: "Sold the Civic!"},
+	} {
+		c.episodes[e.ID], c.kind[e.ID] = e, lore.KindEpisode
+	}
+	civic := &lore.Fact{ID: "civic", Scope: scope, SubjectID: "u", Predicate: "owns", Object: "Civic", FirstSeen: dayN(60), InvalidAt: tp(dayN(60)), SourceEpisodeIDs: []string{"e4"}}
+	c.facts["civic"], c.kind["civic"] = civic, lore.KindFact
+	newFused := func() fused {
+		return fused{Scores: map[string]float64{"e3": 0.7, "e4": 0.5, "civic": 0.4}, Details: map[string]map[string]float64{}}
+	}
+	f := newFused()
+	applyEndedShare(c, f, asOf{T: dayN(100), Now: dayN(100), Explicit: true}, 1)
+	if f.Scores["e4"] != 0.9 || f.Scores["e3"] != 0.7 || f.Details["e4"][SignalEnded] != 0.4 {
+		t.Errorf("after the end: scores %v details %v, want e4 0.9", f.Scores, f.Details)
+	}
+	f = newFused()
+	applyEndedShare(c, f, asOf{T: dayN(30), Now: dayN(100), Explicit: true}, 1)
+	if f.Scores["e4"] != 0.5 {
+		t.Errorf("before the end: e4 %v, want 0.5", f.Scores["e4"])
+	}
+}
