@@ -102,6 +102,11 @@ type Config struct {
 	// once they led to an entity ("sister" in "where does my sister
 	// work?" finds the turns saying who the sister is, not the answer).
 	RoleText bool `json:"role_text"`
+	// PronounMentions counts, among the turns naming an entity the query
+	// resolved, a turn that says "she"/"her"/"he"/"his" right after the
+	// same speaker's turn naming it ("My daughter Sofia…" then "her teacher
+	// Mr. Okafor…").
+	PronounMentions bool `json:"pronoun_mentions"`
 	// MaxLinkedEntities bounds the entities linked from query n-grams.
 	MaxLinkedEntities int `json:"max_linked_entities"`
 	// UserEntities is how many of the user's most connected entities join

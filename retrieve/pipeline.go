@@ -374,6 +374,7 @@ func (p *Pipeline) relation(ctx context.Context, req Request, kinds []lore.DocKi
 	// The turns that name a resolved entity, scored after hydration
 	// (scoreMentions): the extractor may have missed the fact they state.
 	if out.mentions = newMentions(r, a, out.signal.Scores); out.mentions != nil {
+		out.mentions.pronouns = p.Config.PronounMentions
 		var text []string
 		for _, n := range out.mentions.names {
 			text = append(text, n...)

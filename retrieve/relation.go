@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/lore-memory/lore"
 )
@@ -445,9 +446,12 @@ func factByID(fs []*lore.Fact, id string) *lore.Fact {
 // turns that name a resolved entity: the entities' names (lower-case word
 // lists), the query's topic words and the relation signal's scores.
 type mentions struct {
-	names  [][]string
-	topic  []string
-	scores map[string]float64
+	// pronouns counts a turn that says "she"/"her"… right after a turn of
+	// the same speaker naming the entity (Config.PronounMentions).
+	pronouns bool
+	names    [][]string
+	topic    []string
+	scores   map[string]float64
 }
 
 // newMentions collects the names of the resolved entities, and the topic
@@ -492,12 +496,15 @@ func scoreMentions(m *mentions, episodes map[string]*lore.Episode, kind map[stri
 		want[stem(w)] = true
 	}
 	near := normalise(dense, false)
+	names := func(ep *lore.Episode) bool {
+		ws := words(ep.Content)
+		return slices.ContainsFunc(m.names, func(n []string) bool { return containsRun(ws, n) })
+	}
 	for id, ep := range episodes {
 		if kind[id] != lore.KindEpisode {
 			continue
 		}
-		ws := words(ep.Content)
-		if !slices.ContainsFunc(m.names, func(n []string) bool { return containsRun(ws, n) }) {
+		if !names(ep) && !(m.pronouns && refersBack(ep, episodes, names)) {
 			continue
 		}
 		match := near[id]
@@ -527,6 +534,40 @@ func containsRun(ws, run []string) bool {
 		if slices.Equal(ws[i:i+len(run)], run) {
 			return true
 		}
+	}
+	return false
+}
+
+// refersBack reports whether a turn speaks of someone by a third-person
+// pronoun ("her teacher Mr. Okafor") and the speaker's previous turn,
+// within a few minutes and among the loaded turns, names them.
+func refersBack(ep *lore.Episode, episodes map[string]*lore.Episode, names func(*lore.Episode) bool) bool {
+	if !slices.ContainsFunc(words(ep.Content), isThirdPerson) {
+		return false
+	}
+	var prev *lore.Episode
+	for _, o := range episodes {
+		if o.ID == ep.ID || o.Scope != ep.Scope || o.Role != ep.Role || !strings.EqualFold(o.Speaker, ep.Speaker) {
+			continue
+		}
+		if d := ep.OccurredAt.Sub(o.OccurredAt); d <= 0 || d > pronounReach {
+			continue
+		}
+		if prev == nil || o.OccurredAt.After(prev.OccurredAt) {
+			prev = o
+		}
+	}
+	return prev != nil && names(prev)
+}
+
+// pronounReach is how far back a pronoun looks for the turn naming whom it
+// stands for.
+const pronounReach = 10 * time.Minute
+
+func isThirdPerson(w string) bool {
+	switch w {
+	case "she", "her", "hers", "he", "him", "his":
+		return true
 	}
 	return false
 }

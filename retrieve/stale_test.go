@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"testing"
+	"time"
 
 	"github.com/lore-memory/lore"
 )
@@ -162,5 +163,32 @@ func TestApplyEndedShare(t *testing.T) {
 	applyEndedShare(c, f, asOf{T: dayN(30), Now: dayN(100), Explicit: true}, 1)
 	if f.Scores["e4"] != 0.5 {
 		t.Errorf("before the end: e4 %v, want 0.5", f.Scores["e4"])
+	}
+}
+
+// TestRefersBack: a turn saying "her" right after the same speaker named
+// the entity refers back to it; a turn of the other side, or one long
+// after, does not.
+func TestRefersBack(t *testing.T) {
+	scope := lore.Scope{TenantID: "t", UserID: "u"}
+	at := dayN(1)
+	ep := func(id, role string, min int, text string) *lore.Episode {
+		return &lore.Episode{ID: id, Scope: scope, Role: role, OccurredAt: at.Add(time.Duration(min) * time.Minute), Content: text}
+	}
+	eps := map[string]*lore.Episode{}
+	for _, e := range []*lore.Episode{
+		ep("e1", "user", 0, "My daughter Sofia is in 2nd grade"),
+		ep("e2", "assistant", 1, "How did it go? Is she happy there?"),
+		ep("e3", "user", 2, "her teacher Mr. Okafor says she's doing well"),
+		ep("e4", "user", 120, "her bike is broken"),
+		ep("e5", "user", 3, "the weather is nice"),
+	} {
+		eps[e.ID] = e
+	}
+	names := func(e *lore.Episode) bool { return containsRun(words(e.Content), []string{"sofia"}) }
+	for id, want := range map[string]bool{"e3": true, "e2": false, "e4": false, "e5": false} {
+		if got := refersBack(eps[id], eps, names); got != want {
+			t.Errorf("%s: refersBack=%v, want %v", id, got, want)
+		}
 	}
 }
