@@ -160,6 +160,11 @@ func (p *Pipeline) relate(ctx context.Context, req Request, a analysis, linked [
 			owners = next
 			stepped++
 		}
+		if stepped == 0 && len(c.Roles) > 0 && knownRole(c.Roles[0]) {
+			// "What does my mom do for work?" with no mother known asks
+			// about her, not about the user.
+			out.complete = false
+		}
 		if len(owners) == 0 || stepped == 0 {
 			continue
 		}
@@ -568,6 +573,20 @@ func isThirdPerson(w string) bool {
 	switch w {
 	case "she", "her", "hers", "he", "him", "his":
 		return true
+	}
+	return false
+}
+
+// knownRole reports whether a role phrase starts with a role of roles.txt
+// ("mom" in "mom do work"), as opposed to a possessed thing ("job title").
+func knownRole(role []string) bool {
+	for n := len(role); n >= 1; n-- {
+		if _, ok := roleTable[strings.Join(role[:n], "_")]; ok {
+			return true
+		}
+		if _, ok := roleTable[singular(strings.Join(role[:n], "_"))]; ok {
+			return true
+		}
 	}
 	return false
 }

@@ -107,3 +107,14 @@ func TestApplyAnswerBoost(t *testing.T) {
 		t.Error("an answer that is no candidate became one")
 	}
 }
+
+func TestKnownRole(t *testing.T) {
+	for _, tc := range []struct {
+		role []string
+		want bool
+	}{{[]string{"mom", "do", "work"}, true}, {[]string{"sisters"}, true}, {[]string{"job", "title"}, false}, {[]string{"major"}, false}} {
+		if got := knownRole(tc.role); got != tc.want {
+			t.Errorf("knownRole(%v)=%v, want %v", tc.role, got, tc.want)
+		}
+	}
+}
