@@ -93,6 +93,20 @@ type Config struct {
 	// 0.809 → 0.793, LoCoMo's questions naming friends and family whose
 	// turns then outrank the answer.
 	RelationNamed bool `json:"relation_named"`
+	// RelationCircle resolves, as RelationNamed does, only the named people
+	// and pets that are the user's own: the object of a current relation
+	// fact (has_<role>) of the user's entity. A conversation between named
+	// speakers (LoCoMo) has no user entity, and nothing changes there.
+	RelationCircle bool `json:"relation_circle"`
+	// RoleText asks the text search again without the query's role words
+	// once they led to an entity ("sister" in "where does my sister
+	// work?" finds the turns saying who the sister is, not the answer).
+	RoleText bool `json:"role_text"`
+	// PronounMentions counts, among the turns naming an entity the query
+	// resolved, a turn that says "she"/"her"/"he"/"his" right after the
+	// same speaker's turn naming it ("My daughter Sofia…" then "her teacher
+	// Mr. Okafor…").
+	PronounMentions bool `json:"pronoun_mentions"`
 	// MaxLinkedEntities bounds the entities linked from query n-grams.
 	MaxLinkedEntities int `json:"max_linked_entities"`
 	// UserEntities is how many of the user's most connected entities join
@@ -116,6 +130,12 @@ type Config struct {
 	// 0.870, as facts came back above turns that answer. A fact with a
 	// relation score on the query's topic is never deferred instead.
 	DeferMargin float64 `json:"defer_margin"`
+	// FactCover is the share of a turn's content words that the facts
+	// shown above it, citing it, must say for the source diversity to defer
+	// the turn as already said (0: any citing fact defers it). A fact that
+	// keeps one clause of a turn ("user's mom keeps calling") does not make
+	// the rest of it ("she's a nurse in Halifax") redundant.
+	FactCover float64 `json:"fact_cover"`
 	// DeferFacts lets the source diversity defer a fact whose source turns
 	// are shown as results (turns whose facts are shown are always
 	// deferred).
@@ -144,6 +164,24 @@ type Config struct {
 	// (tune) and 0.682 → 0.698 (validate), LoCoMo and LongMemEval (--limit
 	// 10) unchanged.
 	CurrentRecency float64 `json:"current_recency"`
+	// StaleTurns places a turn that states a value ended by the read's
+	// moment ("I drive a 2012 Honda Civic" once "Sold the Civic!" ended
+	// it) just below the turn that ended or replaced it (stale.go), when
+	// that turn scores at least StaleTurns of the stale one's score (0:
+	// off).
+	StaleTurns float64 `json:"stale_turns"`
+	// EndedShare gives the turn that ended or replaced a candidate fact
+	// (its source said at or after its end, or the source of the current
+	// fact of the same subject and predicate) this share of the ended
+	// fact's fused score (0: off). It reads the graph's history (which
+	// turn ended what), so it is part of Signals.Graph.
+	EndedShare float64 `json:"ended_share"`
+	// AnswerBoost is added to the score of a fact that states the attribute
+	// the query asks for (topics.txt: "job title" asks for works_as) of
+	// the user or of an entity the query names by role ("what does my
+	// husband do for a living?" → Daniel works_as sommelier), so that it
+	// can pass the turns that merely name that entity (0: off).
+	AnswerBoost float64 `json:"answer_boost"`
 	// AssistantFactor multiplies the score of assistant turns unless the
 	// query asks what the assistant said ("what did you recommend?"), so
 	// its replies rank below the user's own statements (0 or 1: off).
@@ -192,6 +230,8 @@ func DefaultConfig() Config {
 		SpeakerFocus:        0.3,
 		AssistantFactor:     0.5,
 		CurrentRecency:      0.4,
+		AnswerBoost:         0.5,
+		EndedShare:          1.0,
 		SpreadTop:           5,
 		ContextWindow:       time.Hour,
 		MaxFactSources:      3,

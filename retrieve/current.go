@@ -35,6 +35,12 @@ func (a asOf) started(f *lore.Fact) bool {
 	if !a.Explicit {
 		return true
 	}
+	// A fact stored already ended ("I switched from Vim to VS Code" gives
+	// "user uses Vim" ended that day) held before its end, since a time
+	// nobody said: it is no later fact than its end.
+	if f.ValidAt == nil && f.InvalidAt != nil && !f.InvalidAt.After(f.FirstSeen) {
+		return true
+	}
 	start, _ := factSpan(f)
 	return start.IsZero() || !start.After(a.T)
 }

@@ -26,6 +26,9 @@ func TestAsOfValid(t *testing.T) {
 		{"valid_at before first said", lore.Fact{FirstSeen: dayN(20), ValidAt: tp(dayN(2))}, asOf{T: dayN(5), Now: now, Explicit: true}, true},
 		{"future without explicit time is kept", lore.Fact{FirstSeen: dayN(500)}, asOf{T: now, Now: now}, true},
 		{"withdrawn in system time", lore.Fact{FirstSeen: dayN(1), ExpiredAt: tp(dayN(300))}, asOf{T: now, Now: now}, false},
+		{"stored already ended: held before its end", lore.Fact{FirstSeen: dayN(20), InvalidAt: tp(dayN(20))}, asOf{T: dayN(5), Now: now, Explicit: true}, true},
+		{"stored already ended: not after its end", lore.Fact{FirstSeen: dayN(20), InvalidAt: tp(dayN(20))}, asOf{T: dayN(25), Now: now, Explicit: true}, false},
+		{"ended later than first said: start is when said", lore.Fact{FirstSeen: dayN(20), InvalidAt: tp(dayN(30))}, asOf{T: dayN(5), Now: now, Explicit: true}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := tc.at.valid(&tc.f); got != tc.want {

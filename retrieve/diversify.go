@@ -30,8 +30,30 @@ func diversify(results []Result, k int, threshold float64, sources func(Result) 
 		// shownEps are the turns kept as results; factEps the turns kept
 		// facts show.
 		shownEps = map[string]bool{}
-		factEps  = map[string]bool{}
+		factEps  = map[string]map[string]bool{} // turn → the stems of the kept facts showing it
 	)
+	// A turn a kept fact shows is covered when the facts showing it say
+	// enough of what it says (d.Cover of its content words; 0: any).
+	coveredByFacts := func(r Result, id string) bool {
+		said, ok := factEps[id]
+		if !ok {
+			return false
+		}
+		if d.Cover <= 0 || r.Episode == nil {
+			return true
+		}
+		turn := stemSet(r.Memory)
+		if len(turn) == 0 {
+			return true
+		}
+		n := 0
+		for w := range turn {
+			if said[w] {
+				n++
+			}
+		}
+		return float64(n) >= d.Cover*float64(len(turn))
+	}
 	covered := func(r Result, srcs []string) bool {
 		if len(srcs) == 0 {
 			return false
@@ -39,7 +61,7 @@ func diversify(results []Result, k int, threshold float64, sources func(Result) 
 		if r.Fact != nil {
 			return d.Facts && all(srcs, func(id string) bool { return shownEps[id] })
 		}
-		return all(srcs, func(id string) bool { return shownEps[id] || factEps[id] })
+		return all(srcs, func(id string) bool { return shownEps[id] || coveredByFacts(r, id) })
 	}
 	// flush brings back the deferred results that score more than the
 	// margin above next.
@@ -97,7 +119,12 @@ func diversify(results []Result, k int, threshold float64, sources func(Result) 
 		}
 		for _, id := range srcs {
 			if r.Fact != nil {
-				factEps[id] = true
+				if factEps[id] == nil {
+					factEps[id] = map[string]bool{}
+				}
+				for w := range stemSet(r.Memory) {
+					factEps[id][w] = true
+				}
 			} else {
 				shownEps[id] = true
 			}
@@ -121,6 +148,9 @@ type deferral struct {
 	// Margin is how far below a deferred result the results that pass it
 	// may score (below 0: no bound).
 	Margin float64
+	// Cover is the share of a turn's content words the kept facts showing
+	// it must say for the turn to be deferred as said (0: any such fact).
+	Cover float64
 	// Keep, when set, names results never deferred: those known to answer
 	// the query.
 	Keep func(Result) bool

@@ -83,6 +83,12 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		}
 	}
 
+	if cfg.AnswerBoost > 0 {
+		applyAnswerBoost(c, f, cfg.AnswerBoost)
+	}
+	if cfg.Signals.Graph && cfg.EndedShare > 0 {
+		applyEndedShare(c, f, at, cfg.EndedShare)
+	}
 	if cfg.CurrentRecency > 0 && cfg.CurrentRecency <= 1 && asksCurrent(a.Words) {
 		applyRecency(c, f, cfg.CurrentRecency)
 	}
@@ -92,6 +98,9 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 
 	ordered := p.filter(req, at, c, f)
 	ordered = currentFirst(ordered, at, req.IncludeInvalidated)
+	if cfg.StaleTurns > 0 {
+		ordered = staleBelow(ordered, staleTurns(c, f.Scores, at), cfg.StaleTurns)
+	}
 	var shown func(Result) []string
 	if cfg.SourceDiversity {
 		// The sources attachSources will show, so that a turn a fact
@@ -103,7 +112,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 			return sourceIDs(r)
 		}
 	}
-	ordered = diversify(ordered, req.TopK, cfg.DuplicateSimilarity, shown, deferral{Facts: cfg.DeferFacts, Margin: cfg.DeferMargin,
+	ordered = diversify(ordered, req.TopK, cfg.DuplicateSimilarity, shown, deferral{Facts: cfg.DeferFacts, Margin: cfg.DeferMargin, Cover: cfg.FactCover,
 		// A fact about the entity the query names by role, with the
 		// query's topic words, is the answer; its turn being shown
 		// does not make it redundant.
@@ -157,8 +166,9 @@ type candidateSet struct {
 	kind     map[string]lore.DocKind
 	facts    map[string]*lore.Fact
 	episodes map[string]*lore.Episode
-	entities []*lore.Entity // linked from the query, for the response
-	mentions *mentions      // the relation stage's, scored after hydration
+	entities []*lore.Entity  // linked from the query, for the response
+	mentions *mentions       // the relation stage's, scored after hydration
+	answers  map[string]bool // facts stating the attribute asked of a resolved entity
 }
 
 func (c *candidateSet) add(s signal, hits []lore.IndexHit) {
@@ -252,6 +262,25 @@ func (p *Pipeline) candidates(ctx context.Context, req Request, kinds []lore.Doc
 	}
 	c.entities = append(c.entities, linked...)
 
+	// "Where does my sister work?": once "sister" led to Nomsa, the word
+	// finds the turns that say she is a sister, not where she works; the
+	// text search is asked again without it (RoleText).
+	if wantText && cfg.RoleText && len(related.roles) > 0 {
+		var rest []string
+		for _, w := range a.Terms {
+			if !slices.Contains(related.roles, w) {
+				rest = append(rest, w)
+			}
+		}
+		if len(rest) > 0 && len(rest) < len(a.Terms) {
+			q := base
+			q.Text, q.Limit = strings.Join(rest, " "), max(cfg.TextPool, req.TopK)
+			if textHits, textErr = p.Index.SearchText(ctx, q); textErr != nil {
+				return nil, fmt.Errorf("retrieve: text search: %w", textErr)
+			}
+		}
+	}
+
 	if wantText {
 		s := signal{Name: SignalBM25, Weight: cfg.Weights.BM25, Scores: map[string]float64{}}
 		c.add(s, textHits)
@@ -306,6 +335,7 @@ func (p *Pipeline) candidates(ctx context.Context, req Request, kinds []lore.Doc
 	}
 	if related.signal.Scores != nil {
 		c.mentions = related.mentions
+		c.answers = related.answers
 		for id, k := range related.kind {
 			c.kind[id] = k
 		}
@@ -337,12 +367,14 @@ func (p *Pipeline) relation(ctx context.Context, req Request, kinds []lore.DocKi
 		}
 	}
 	out := relationSignal(r, facts, self, a, kinds, p.Config.Weights.Relation, at)
+	out.roles = r.roles
 	if !slices.Contains(kinds, lore.KindEpisode) {
 		return out, nil
 	}
 	// The turns that name a resolved entity, scored after hydration
 	// (scoreMentions): the extractor may have missed the fact they state.
 	if out.mentions = newMentions(r, a, out.signal.Scores); out.mentions != nil {
+		out.mentions.pronouns = p.Config.PronounMentions
 		var text []string
 		for _, n := range out.mentions.names {
 			text = append(text, n...)
@@ -403,6 +435,11 @@ type walkResult struct {
 	signal signal
 	facts  []*lore.Fact
 	kind   map[string]lore.DocKind
+	// answers are the facts whose predicate is the attribute the query
+	// asks for, of an entity it resolved (relation stage only).
+	answers map[string]bool
+	// roles are the query's role words that resolved (relation stage).
+	roles []string
 	// mentions, for the relation stage, scores the candidate turns that
 	// name a resolved entity once they are loaded.
 	mentions *mentions
@@ -758,7 +795,7 @@ func explain(signals []signal, f fused, id string) map[string]float64 {
 	}
 	// The context share and the speaker factor apply after fusion; they
 	// are not signals.
-	for _, name := range []string{SignalContext, SignalSpeaker, SignalAssistant, SignalRecency} {
+	for _, name := range []string{SignalContext, SignalSpeaker, SignalAssistant, SignalRecency, SignalAnswer, SignalEnded} {
 		if v, ok := f.Details[id][name]; ok {
 			out[name] = v
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/lore-memory/lore"
 )
@@ -24,6 +25,10 @@ type resolved struct {
 	entities []*lore.Entity
 	edges    []*lore.Fact // the relation facts walked, e.g. (user, has_sister, Emma)
 	used     map[string]bool
+	// complete is false when a role chain stopped before its last role.
+	complete bool
+	// roles are the role words that led to an entity ("sister").
+	roles []string
 	// self is the user's entity when a first-person query asks about the
 	// user directly ("where do I work?"); only its facts that have a topic
 	// word of the query count, as the user touches nearly every fact.
@@ -38,20 +43,22 @@ type resolved struct {
 // so "my sister live" resolves "sister". linked are the entities the
 // query's names linked to.
 func (p *Pipeline) relate(ctx context.Context, req Request, a analysis, linked []*lore.Entity, at asOf) (resolved, error) {
-	out := resolved{used: map[string]bool{}}
+	out := resolved{used: map[string]bool{}, complete: true}
 	chains := roleChains(req.Query)
 	wantSelf := p.Config.RelationSelf && a.FirstPerson
-	var named []*lore.Entity
+	var named, circle []*lore.Entity
 	if p.Config.RelationNamed {
 		named = namedEntities(linked, p.Config.HubMentions)
+	} else if p.Config.RelationCircle {
+		circle = namedEntities(linked, p.Config.HubMentions)
 	}
-	if len(chains) == 0 && !wantSelf && len(named) == 0 {
+	if len(chains) == 0 && !wantSelf && len(named) == 0 && len(circle) == 0 {
 		return out, nil
 	}
 	ns := req.Scope.Namespace()
 	var user *lore.Entity
 	var names []string
-	needUser := wantSelf
+	needUser := wantSelf || len(circle) > 0
 	for _, c := range chains {
 		switch c.Owner {
 		case ownerName:
@@ -77,6 +84,20 @@ func (p *Pipeline) relate(ctx context.Context, req Request, a analysis, linked [
 	}
 	if wantSelf {
 		out.self = user
+	}
+	// The people the query names who are the user's own (the object of a
+	// relation fact of the user's: "my roommate Jonas") resolve as roles
+	// do; other names do not (RelationCircle).
+	if user != nil {
+		for _, e := range circle {
+			fs, err := p.Graph.FindFacts(ctx, lore.FactFilter{Scope: req.Scope, SubjectID: user.ID, ObjectID: e.ID, Limit: 4})
+			if err != nil {
+				return out, fmt.Errorf("retrieve: relation circle: %w", err)
+			}
+			if slices.ContainsFunc(fs, func(f *lore.Fact) bool { return strings.HasPrefix(f.Predicate, "has_") && at.valid(f) }) {
+				named = append(named, e)
+			}
+		}
 	}
 	// "her sister" in a query naming one person is that person's sister.
 	var person *lore.Entity
@@ -133,13 +154,22 @@ func (p *Pipeline) relate(ctx context.Context, req Request, a analysis, linked [
 			}
 			for _, w := range role[:n] {
 				out.used[w] = true
+				out.roles = append(out.roles, w)
 			}
 			out.edges = append(out.edges, edges...)
 			owners = next
 			stepped++
 		}
+		if stepped == 0 && len(c.Roles) > 0 && knownRole(c.Roles[0]) {
+			// "What does my mom do for work?" with no mother known asks
+			// about her, not about the user.
+			out.complete = false
+		}
 		if len(owners) == 0 || stepped == 0 {
 			continue
+		}
+		if stepped < len(c.Roles) {
+			out.complete = false
 		}
 		for _, e := range owners {
 			if !seen[e.ID] {
@@ -246,12 +276,15 @@ func (p *Pipeline) relationFacts(ctx context.Context, scope lore.Scope, ents []*
 // 0..1 scale: relationBase for being about an entity the query names, the
 // rest for how many of the query's topic words (its content words less the
 // role words and names) the fact's predicate, object or text has — with
-// the question word's hint ("where" matches lives_in). The relation facts
-// walked to reach them score as facts about them. A query with no topic
-// words ("who is my sister?") is answered by the relation fact, which
-// scores 1.
-func relationScores(facts, edges []*lore.Fact, topic []string, hints []string) map[string]float64 {
+// the question word's hint ("where" matches lives_in) or the predicates the
+// query's topic phrases ask for (typed: "job title" asks for works_as). The
+// relation facts walked to reach them score as facts about them. A query
+// with no topic words ("who is my sister?") is answered by the relation
+// fact, which scores 1. It also returns the facts whose predicate is one
+// the query's topic phrases ask for.
+func relationScores(facts, edges []*lore.Fact, topic, hints, typed []string) (map[string]float64, map[string]bool) {
 	out := map[string]float64{}
+	answers := map[string]bool{}
 	isEdge := map[string]bool{}
 	for _, f := range edges {
 		isEdge[f.ID] = true
@@ -266,7 +299,7 @@ func relationScores(facts, edges []*lore.Fact, topic []string, hints []string) m
 		}
 		var match float64
 		switch {
-		case len(want) == 0 && len(hints) == 0:
+		case len(want) == 0 && len(hints) == 0 && len(typed) == 0:
 			if isEdge[f.ID] {
 				match = 1
 			}
@@ -279,9 +312,13 @@ func relationScores(facts, edges []*lore.Fact, topic []string, hints []string) m
 				}
 			}
 			total := len(want)
-			if len(hints) > 0 {
+			if len(hints) > 0 || len(typed) > 0 {
 				total++
-				if slices.ContainsFunc(hints, func(h string) bool { return strings.Contains(f.Predicate, h) }) {
+				switch {
+				case predicateIn(f.Predicate, typed):
+					hit++
+					answers[f.ID] = true
+				case slices.ContainsFunc(hints, func(h string) bool { return strings.Contains(f.Predicate, h) }):
 					hit++
 				}
 			}
@@ -289,7 +326,7 @@ func relationScores(facts, edges []*lore.Fact, topic []string, hints []string) m
 		}
 		out[f.ID] = relationBase + (1-relationBase)*match
 	}
-	return out
+	return out, answers
 }
 
 // relationBase is the relation score of a fact about a resolved entity
@@ -327,9 +364,10 @@ func relationSignal(r resolved, facts, self []*lore.Fact, a analysis, kinds []lo
 		signal: signal{Name: SignalRelation, Weight: weight, Scores: map[string]float64{}, Absolute: true},
 		kind:   map[string]lore.DocKind{},
 	}
+	typed, typedWords := topicPredicates(a.Words)
 	var topic []string
 	for _, w := range a.Terms {
-		if !r.used[w] {
+		if !r.used[w] && !typedWords[w] {
 			topic = append(topic, w)
 		}
 	}
@@ -340,21 +378,34 @@ func relationSignal(r resolved, facts, self []*lore.Fact, a analysis, kinds []lo
 		}
 	}
 	hints := questionHints(a.Words)
-	scores := relationScores(valid, r.edges, topic, hints)
-	if len(topic) > 0 {
+	scores, answers := relationScores(valid, r.edges, topic, hints, typed)
+	if len(topic) > 0 || len(typed) > 0 {
 		var mine []*lore.Fact
 		for _, f := range self {
 			if _, ok := scores[f.ID]; !ok && at.valid(f) {
 				mine = append(mine, f)
 			}
 		}
-		for id, v := range relationScores(mine, nil, topic, hints) {
+		mineScores, mineAnswers := relationScores(mine, nil, topic, hints, typed)
+		for id, v := range mineScores {
 			if v > relationBase {
 				scores[id] = v * selfShare
 				valid = append(valid, factByID(mine, id))
 			}
+			// "Which city does my sister live in?" asks about the
+			// sister: the user's own city is no answer.
+			if mineAnswers[id] && len(r.entities) == 0 {
+				answers[id] = true
+			}
 		}
 	}
+	// A chain that stopped short ("my daughter's teacher" with no teacher
+	// known) resolved someone else than the query asks about: their facts
+	// are no answer.
+	if !r.complete || !asksValue(a.Words) {
+		answers = nil
+	}
+	out.answers = answers
 	wantFacts := slices.Contains(kinds, lore.KindFact)
 	wantEpisodes := slices.Contains(kinds, lore.KindEpisode)
 	s := out.signal.Scores
@@ -400,9 +451,12 @@ func factByID(fs []*lore.Fact, id string) *lore.Fact {
 // turns that name a resolved entity: the entities' names (lower-case word
 // lists), the query's topic words and the relation signal's scores.
 type mentions struct {
-	names  [][]string
-	topic  []string
-	scores map[string]float64
+	// pronouns counts a turn that says "she"/"her"… right after a turn of
+	// the same speaker naming the entity (Config.PronounMentions).
+	pronouns bool
+	names    [][]string
+	topic    []string
+	scores   map[string]float64
 }
 
 // newMentions collects the names of the resolved entities, and the topic
@@ -447,12 +501,15 @@ func scoreMentions(m *mentions, episodes map[string]*lore.Episode, kind map[stri
 		want[stem(w)] = true
 	}
 	near := normalise(dense, false)
+	names := func(ep *lore.Episode) bool {
+		ws := words(ep.Content)
+		return slices.ContainsFunc(m.names, func(n []string) bool { return containsRun(ws, n) })
+	}
 	for id, ep := range episodes {
 		if kind[id] != lore.KindEpisode {
 			continue
 		}
-		ws := words(ep.Content)
-		if !slices.ContainsFunc(m.names, func(n []string) bool { return containsRun(ws, n) }) {
+		if !names(ep) && !(m.pronouns && refersBack(ep, episodes, names)) {
 			continue
 		}
 		match := near[id]
@@ -480,6 +537,54 @@ const mentionBase = 0.3
 func containsRun(ws, run []string) bool {
 	for i := 0; i+len(run) <= len(ws); i++ {
 		if slices.Equal(ws[i:i+len(run)], run) {
+			return true
+		}
+	}
+	return false
+}
+
+// refersBack reports whether a turn speaks of someone by a third-person
+// pronoun ("her teacher Mr. Okafor") and the speaker's previous turn,
+// within a few minutes and among the loaded turns, names them.
+func refersBack(ep *lore.Episode, episodes map[string]*lore.Episode, names func(*lore.Episode) bool) bool {
+	if !slices.ContainsFunc(words(ep.Content), isThirdPerson) {
+		return false
+	}
+	var prev *lore.Episode
+	for _, o := range episodes {
+		if o.ID == ep.ID || o.Scope != ep.Scope || o.Role != ep.Role || !strings.EqualFold(o.Speaker, ep.Speaker) {
+			continue
+		}
+		if d := ep.OccurredAt.Sub(o.OccurredAt); d <= 0 || d > pronounReach {
+			continue
+		}
+		if prev == nil || o.OccurredAt.After(prev.OccurredAt) {
+			prev = o
+		}
+	}
+	return prev != nil && names(prev)
+}
+
+// pronounReach is how far back a pronoun looks for the turn naming whom it
+// stands for.
+const pronounReach = 10 * time.Minute
+
+func isThirdPerson(w string) bool {
+	switch w {
+	case "she", "her", "hers", "he", "him", "his":
+		return true
+	}
+	return false
+}
+
+// knownRole reports whether a role phrase starts with a role of roles.txt
+// ("mom" in "mom do work"), as opposed to a possessed thing ("job title").
+func knownRole(role []string) bool {
+	for n := len(role); n >= 1; n-- {
+		if _, ok := roleTable[strings.Join(role[:n], "_")]; ok {
+			return true
+		}
+		if _, ok := roleTable[singular(strings.Join(role[:n], "_"))]; ok {
 			return true
 		}
 	}
