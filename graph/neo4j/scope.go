@@ -8,10 +8,17 @@ import (
 
 // DeleteScope removes every episode, entity, fact, job and history event
 // the scope Contains, in batches of 5,000 nodes per transaction so
-// that deleting a large user never needs one huge transaction.
+// that deleting a large user never needs one huge transaction. It records
+// the erasure first: from then on, until the last batch is gone and after,
+// fenced writes covered by the scope are refused (see CheckFence), so a
+// job running meanwhile cannot write behind the batches.
 func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteStats, error) {
 	var stats lore.DeleteStats
 	if err := scope.Validate(); err != nil {
+		return stats, err
+	}
+	seq, err := s.recordErasure(ctx, scope)
+	if err != nil {
 		return stats, err
 	}
 	sh := scopeShape(scope)
@@ -59,5 +66,5 @@ func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteS
 			return stats, err
 		}
 	}
-	return stats, nil
+	return stats, s.finishErasure(ctx, scope, seq)
 }

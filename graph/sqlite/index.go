@@ -217,7 +217,7 @@ func (x *Index) DeleteScope(ctx context.Context, scope lore.Scope) error {
 		return wrap("index delete scope", err)
 	}
 	s.vectors.remove(gone)
-	return nil
+	return s.scrub(ctx)
 }
 
 // filterDocs adds the kind and time conditions of q for the docs table

@@ -88,7 +88,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	// busy_timeout first: the reader pool may meet a checkpoint in progress.
 	common := "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)"
-	w, err := sql.Open("sqlite", path+"?"+common+"&_txlock=immediate")
+	// secure_delete on the writer (the only connection that deletes):
+	// deleted text is overwritten with zeros, not left in free pages, so an
+	// erase followed by a checkpoint (see scrub) leaves no copy in the file.
+	w, err := sql.Open("sqlite", path+"?"+common+"&_pragma=secure_delete(1)&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
@@ -210,11 +213,17 @@ func (s *Store) migrate(ctx context.Context, last int) error {
 }
 
 // write runs fn in one write transaction on the single writer connection
-// and commits it; any error rolls everything back.
+// and commits it; any error rolls everything back. Under a fenced context
+// (lore.WithFence) the transaction first checks the fence, so a write made
+// for an erased scope writes nothing and returns lore.ErrScopeErased.
 func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
+	}
+	if err := checkFence(ctx, tx); err != nil {
+		_ = tx.Rollback()
+		return err
 	}
 	if err := fn(tx); err != nil {
 		_ = tx.Rollback()
