@@ -101,6 +101,9 @@ func (s *Service) upsert(ctx context.Context, docs []lore.IndexDoc) error {
 		if err := s.Index.Upsert(ctx, batch); err != nil {
 			return fmt.Errorf("ingest: index upsert: %w", err)
 		}
+		if err := s.checkIndexFence(ctx, batch); err != nil {
+			return err
+		}
 	}
 	return nil
 }
