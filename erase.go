@@ -30,6 +30,12 @@ func WithFence(ctx context.Context, f Fence) context.Context {
 	return context.WithValue(ctx, fenceKey{}, f)
 }
 
+// WithoutFence returns ctx with no fence, for the clean-up a fenced writer
+// does once it learns its scope was erased.
+func WithoutFence(ctx context.Context) context.Context {
+	return context.WithValue(ctx, fenceKey{}, nil)
+}
+
 // FenceFrom returns the fence of ctx, if it has one.
 func FenceFrom(ctx context.Context) (Fence, bool) {
 	f, ok := ctx.Value(fenceKey{}).(Fence)

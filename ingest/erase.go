@@ -120,8 +120,9 @@ func (s *Service) checkIndexFence(ctx context.Context, docs []lore.IndexDoc) err
 		byScope[d.Scope] = append(byScope[d.Scope], d.ID)
 	}
 	for sc, ids := range byScope {
-		// The deletion must happen even though the job is being cancelled.
-		if err := s.Index.Delete(context.WithoutCancel(ctx), sc, ids); err != nil {
+		// The deletion must happen even though the job is being cancelled,
+		// and the fence would refuse it on an index inside the store.
+		if err := s.Index.Delete(lore.WithoutFence(context.WithoutCancel(ctx)), sc, ids); err != nil {
 			return fmt.Errorf("ingest: take back index documents of an erased scope: %w", err)
 		}
 	}

@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"path/filepath"
 	"sync"
@@ -63,13 +64,45 @@ func (s *Service) runningIn(sc lore.Scope) bool {
 // user may be readable afterwards, in the store or in the index, while
 // another user's jobs of the same tenant complete.
 func TestEraseRace(t *testing.T) {
+	t.Run("embedded index", func(t *testing.T) {
+		st, idx := openSQLite(t, filepath.Join(t.TempDir(), "lore.db"))
+		eraseRace(t, st, idx, nil)
+	})
+	// An index that cannot refuse a fenced write, as Weaviate, behind a
+	// slow embedder, so that the erase often falls between a job's graph
+	// writes and its index write: what it writes there must be taken back.
+	t.Run("unfenced index", func(t *testing.T) {
+		st, idx := openSQLite(t, filepath.Join(t.TempDir(), "lore.db"))
+		eraseRace(t, st, unfencedIndex{idx}, slowEmbedder{hashEmbedder{name: "hash", dim: 32}})
+	})
+}
+
+// slowEmbedder delays every call, ignoring cancellation.
+type slowEmbedder struct{ hashEmbedder }
+
+func (e slowEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	time.Sleep(time.Duration(2+rand.IntN(15)) * time.Millisecond)
+	return e.hashEmbedder.Embed(ctx, texts)
+}
+
+// unfencedIndex writes whatever the fence says, as an index outside the
+// store does.
+type unfencedIndex struct{ lore.Index }
+
+func (x unfencedIndex) Upsert(ctx context.Context, docs []lore.IndexDoc) error {
+	if f, ok := lore.FenceFrom(ctx); ok {
+		ctx = lore.WithFence(ctx, lore.Fence{Scope: f.Scope, Seq: math.MaxInt64})
+	}
+	return x.Index.Upsert(ctx, docs)
+}
+
+func eraseRace(t *testing.T, st lore.Store, idx lore.Index, emb lore.Embedder) {
 	ctx := context.Background()
-	st, idx := openSQLite(t, filepath.Join(t.TempDir(), "lore.db"))
 	slow := &slowExtractor{inner: rules.New(), entered: map[lore.Scope]int{}}
 	cfg := testConfig()
 	cfg.Workers, cfg.PerTenantConcurrency = 4, 4
-	workers := &Service{Store: st, Index: idx, Extractor: slow, Config: cfg, Logger: quietLogger()}
-	other := &Service{Store: st, Index: idx, Extractor: slow, Config: cfg, Logger: quietLogger()}
+	workers := &Service{Store: st, Index: idx, Embedder: emb, Extractor: slow, Config: cfg, Logger: quietLogger()}
+	other := &Service{Store: st, Index: idx, Embedder: emb, Extractor: slow, Config: cfg, Logger: quietLogger()}
 	runWorkers(t, workers)
 
 	const trials = 50
