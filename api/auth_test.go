@@ -122,6 +122,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		// A queued job cannot be retried: 409 is the handler's answer.
 		{"POST", "/v1/jobs/" + acc.JobID + "/retry?user_id=alice", nil, http.StatusConflict, false},
 		{"GET", "/v1/users/alice/graph", nil, http.StatusOK, false},
+		{"GET", "/v1/users/alice/export", nil, http.StatusOK, false},
 		{"POST", "/v1/embeddings", map[string]any{"input": "hello"}, http.StatusOK, true},
 		// Key routes need an admin key; the wrong-user key is not one.
 		{"POST", "/v1/keys", map[string]any{"user_id": "carol"}, http.StatusCreated, false},
