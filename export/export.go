@@ -21,6 +21,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/lore-memory/lore"
 )
 
@@ -235,7 +237,8 @@ func Read(r io.Reader) (*Dump, error) {
 
 // Import writes a dump into st, every record moved into the scope remap
 // returns for it (nil keeps the scopes). Episodes keep their ids, so facts
-// keep their sources; entities and facts get new ids, facts pointing at
+// keep their sources (unless remap moves them: then they get new ids and
+// facts follow); entities and facts get new ids, facts pointing at
 // their entities' new ones. Facts no longer current go in first, so that a
 // current fact never merges into an invalidated one. History restarts with
 // one ADD by actor "import". The index is not written: re-index the scope
@@ -246,10 +249,18 @@ func Import(ctx context.Context, st lore.GraphStore, d *Dump, remap func(lore.Sc
 		remap = func(s lore.Scope) lore.Scope { return s }
 	}
 	const batch = 200
+	// An episode keeps its id unless it moves to another scope: moved to
+	// another user of the same server, it would collide with itself.
+	epIDs := make(map[string]string, len(d.Episodes))
 	for start := 0; start < len(d.Episodes); start += batch {
 		eps := d.Episodes[start:min(start+batch, len(d.Episodes))]
-		for _, ep := range eps {
-			ep.Scope = remap(ep.Scope)
+		for i, ep := range eps {
+			in := *ep
+			if in.Scope = remap(ep.Scope); in.Scope != ep.Scope {
+				in.ID = uuid.NewString()
+			}
+			epIDs[ep.ID] = in.ID
+			eps[i] = &in
 		}
 		if err := st.AddEpisodes(ctx, eps); err != nil {
 			return n, fmt.Errorf("export: import episodes: %w", err)
@@ -271,6 +282,14 @@ func Import(ctx context.Context, st lore.GraphStore, d *Dump, remap func(lore.Sc
 	add := func(f *lore.Fact) error {
 		in := *f
 		in.ID, in.Scope = "", remap(f.Scope)
+		in.SourceEpisodeIDs = make([]string, 0, len(f.SourceEpisodeIDs))
+		for _, id := range f.SourceEpisodeIDs {
+			// A source the export does not hold (deleted since) stays as it was.
+			if to, ok := epIDs[id]; ok {
+				id = to
+			}
+			in.SourceEpisodeIDs = append(in.SourceEpisodeIDs, id)
+		}
 		var ok bool
 		if in.SubjectID, ok = ids[f.SubjectID]; !ok {
 			return lore.Errorf(lore.EINVALID, "fact %s names subject %s, which the export does not hold", f.ID, f.SubjectID)
