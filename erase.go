@@ -61,8 +61,9 @@ func (e Erasure) Covers(w Scope) bool {
 // Erase tests. A store implementing it records an erasure in DeleteScope
 // before (or atomically with) deleting anything.
 type EraseStore interface {
-	// EraseSeq returns the sequence number of the tenant's latest erase,
-	// 0 when there was none. Numbers only grow.
+	// EraseSeq returns the sequence number a writer starting now fences
+	// itself with: the tenant's latest erase, 0 when there was none, or,
+	// while erases are in progress, one below the oldest of them.
 	EraseSeq(ctx context.Context, tenantID string) (int64, error)
 	// Erased reports whether an erase covering scope was recorded after
 	// seq, or is still in progress.

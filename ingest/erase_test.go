@@ -5,13 +5,17 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/lore-memory/lore"
+
 	"github.com/lore-memory/lore/extract/rules"
+	"github.com/lore-memory/lore/graph/neo4j"
 )
 
 // slowExtractor is the rules extractor behind a delay that ignores
@@ -75,6 +79,27 @@ func TestEraseRace(t *testing.T) {
 		st, idx := openSQLite(t, filepath.Join(t.TempDir(), "lore.db"))
 		eraseRace(t, st, unfencedIndex{idx}, slowEmbedder{hashEmbedder{name: "hash", dim: 32}})
 	})
+	// Neo4j, whose erase runs in batches behind its recorded erasure, with
+	// an index it cannot fence (the embedded one of another file, as
+	// Weaviate would be).
+	t.Run("neo4j", func(t *testing.T) {
+		// storetest.ServerURL's rule; storetest imports this package.
+		url := os.Getenv("LORE_TEST_NEO4J_URL")
+		if url == "" {
+			msg := "LORE_TEST_NEO4J_URL is not set; start Neo4j with scripts/neo4j/start.sh PORT"
+			if os.Getenv("CI") == "true" {
+				t.Fatal(msg + " (required under CI=true)")
+			}
+			t.Skip(msg)
+		}
+		st, err := neo4j.Open(context.Background(), neo4j.Config{URL: url, Username: os.Getenv("LORE_TEST_NEO4J_USER"), Password: os.Getenv("LORE_TEST_NEO4J_PASSWORD")})
+		if err != nil {
+			t.Fatalf("neo4j.Open: %v", err)
+		}
+		t.Cleanup(func() { st.Close() })
+		_, idx := openSQLite(t, filepath.Join(t.TempDir(), "lore.db"))
+		eraseRace(t, st, idx, nil)
+	})
 }
 
 // slowEmbedder delays every call, ignoring cancellation.
@@ -106,9 +131,10 @@ func eraseRace(t *testing.T, st lore.Store, idx lore.Index, emb lore.Embedder) {
 	runWorkers(t, workers)
 
 	const trials = 50
+	run := uuid.NewString()
 	var resurrected struct{ episodes, entities, facts, docs int }
 	for trial := range trials {
-		tenant := fmt.Sprintf("race-%d", trial)
+		tenant := fmt.Sprintf("race-%s-%d", run, trial)
 		alice := lore.Scope{TenantID: tenant, UserID: "alice"}
 		bob := lore.Scope{TenantID: tenant, UserID: "bob"}
 		var bobJobs []string
@@ -182,6 +208,9 @@ func eraseRace(t *testing.T, st lore.Store, idx lore.Index, emb lore.Embedder) {
 		must(t, err)
 		if len(bobFacts) == 0 {
 			t.Errorf("trial %d: bob has no facts, want his jobs to complete beside the erase", trial)
+		}
+		if _, err := other.Erase(ctx, bob); err != nil {
+			t.Fatalf("trial %d: Erase bob: %v", trial, err)
 		}
 	}
 	t.Logf("%d erase races: resurrected %d episodes, %d entities, %d facts, %d index documents",

@@ -58,7 +58,8 @@ func (s *Store) finishErasure(ctx context.Context, scope lore.Scope, seq int64) 
 }
 
 // EraseSeq returns the sequence number of the tenant's latest erase, 0 when
-// there was none.
+// there was none; while erases are in progress, the one before the oldest
+// of them (their batches still leave records to be read).
 func (s *Store) EraseSeq(ctx context.Context, tenantID string) (int64, error) {
 	return read(ctx, s, "erase seq", func(r txRunner) (int64, error) {
 		recs, err := r.run("EraseSeq", shape{}, map[string]any{"tenant_id": tenantID})
