@@ -65,14 +65,19 @@ func (s *Service) startJob(ctx context.Context, job *lore.Job) (context.Context,
 	return fenced, done, err
 }
 
-// Erase removes everything the scope holds: it stops the scope's jobs
+// Erase removes everything the scope holds (a scope naming a tenant alone:
+// the whole tenant): it stops the scope's jobs
 // running in this process, then deletes from the store (which records the
 // erasure first, so that every fenced write of a job still running anywhere
 // is refused), then from the index, then from the extractor's caches
 // (lore.Forgetter). Queued jobs go with the store's delete.
 func (s *Service) Erase(ctx context.Context, scope lore.Scope) (lore.DeleteStats, error) {
-	scope = scope.WithDefaults()
-	if err := scope.Validate(); err != nil {
+	// A scope naming a tenant alone erases that tenant: it must name it,
+	// never fall back to the default one.
+	if scope.UserID != "" || scope.AgentID != "" || scope.RunID != "" {
+		scope = scope.WithDefaults()
+	}
+	if err := scope.ValidateErase(); err != nil {
 		return lore.DeleteStats{}, err
 	}
 	s.runningMu.Lock()

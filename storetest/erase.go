@@ -112,6 +112,7 @@ func runErase(s suite, st lore.Store) {
 			{"run", aliceRun, []lore.Scope{aliceRun}, []lore.Scope{alice, aliceWithBot, bob, bot}},
 			{"agent only", bot, []lore.Scope{bot}, []lore.Scope{aliceWithBot, alice, bob}},
 			{"user with agent", aliceWithBot, []lore.Scope{aliceWithBot}, []lore.Scope{alice, bot, bob}},
+			{"tenant", lore.Scope{TenantID: tenant}, []lore.Scope{alice, aliceRun, aliceWithBot, bob, bot}, []lore.Scope{other}},
 		}
 		for _, c := range cases {
 			seq, err := es.EraseSeq(ctx, tenant)
@@ -201,6 +202,35 @@ func runErase(s suite, st lore.Store) {
 		wg.Wait()
 		if e, n, f := countScope(t, st, sc); e+n+f != 0 {
 			t.Errorf("after the erase and its writers: %d episodes, %d entities, %d facts, want none", e, n, f)
+		}
+	})
+
+	s.run("Erase/WholeTenant", func(t *testing.T) {
+		ctx := ctxFor(t)
+		tenant := newTenant()
+		scopes := []lore.Scope{{TenantID: tenant, UserID: "alice"}, {TenantID: tenant, UserID: "bob", AgentID: "bot", RunID: "r"}, {TenantID: tenant, AgentID: "bot"}}
+		kept := lore.Scope{TenantID: newTenant(), UserID: "alice"}
+		cleanupStore(t, st, kept)
+		for _, sc := range append(scopes, kept) {
+			must(t, "AddEpisodes", st.AddEpisodes(ctx, []*lore.Episode{{Scope: sc, Role: "user", Content: "I live in Paris", OccurredAt: at(0)}}))
+			mergeFact(t, st, sc, mergeEntity(t, st, sc.Namespace(), "Alice", 0), "lives_in", nil, "Paris", 0)
+		}
+		_, err := st.DeleteScope(ctx, lore.Scope{})
+		wantCode(t, "DeleteScope with no tenant", err, lore.EINVALID)
+		_, err = st.DeleteScope(ctx, lore.Scope{TenantID: tenant, RunID: "r"})
+		wantCode(t, "DeleteScope of a run with no user or agent", err, lore.EINVALID)
+		stats, err := st.DeleteScope(ctx, lore.Scope{TenantID: tenant})
+		must(t, "DeleteScope of the tenant", err)
+		if stats.Episodes != 3 || stats.Facts != 3 || stats.Entities != 3 {
+			t.Errorf("DeleteScope of the tenant=%+v, want 3 episodes, 3 facts, 3 entities", stats)
+		}
+		for _, sc := range scopes {
+			if e, n, f := countScope(t, st, sc); e+n+f != 0 {
+				t.Errorf("%s after the tenant's erase: %d episodes, %d entities, %d facts, want none", describe(sc), e, n, f)
+			}
+		}
+		if e, n, f := countScope(t, st, kept); e != 1 || n != 1 || f != 1 {
+			t.Errorf("another tenant after the erase: %d episodes, %d entities, %d facts, want 1 each", e, n, f)
 		}
 	})
 

@@ -14,7 +14,7 @@ import (
 // job running meanwhile cannot write behind the batches.
 func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteStats, error) {
 	var stats lore.DeleteStats
-	if err := scope.Validate(); err != nil {
+	if err := scope.ValidateErase(); err != nil {
 		return stats, err
 	}
 	seq, err := s.recordErasure(ctx, scope)
@@ -56,10 +56,18 @@ func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteS
 			}
 		}
 	}
-	// The user node goes with the whole user, not with one agent or run.
-	if scope.UserID != "" && scope.AgentID == "" && scope.RunID == "" {
+	// The user node goes with the whole user, not with one agent or run;
+	// every user node of a tenant with the tenant.
+	stmt := ""
+	switch {
+	case scope.UserID != "" && scope.AgentID == "" && scope.RunID == "":
+		stmt = "DeleteScopeUser"
+	case scope.UserID == "" && scope.AgentID == "" && scope.RunID == "":
+		stmt = "DeleteTenantUsers"
+	}
+	if stmt != "" {
 		_, err := write(ctx, s, "delete scope", func(r txRunner) (struct{}, error) {
-			_, err := r.run("DeleteScopeUser", shape{}, params)
+			_, err := r.run(stmt, shape{}, params)
 			return struct{}{}, err
 		})
 		if err != nil {

@@ -199,7 +199,7 @@ func (x *Index) Delete(ctx context.Context, scope lore.Scope, ids []string) erro
 
 // DeleteScope removes every document the scope contains.
 func (x *Index) DeleteScope(ctx context.Context, scope lore.Scope) error {
-	if err := scope.Validate(); err != nil {
+	if err := scope.ValidateErase(); err != nil {
 		return err
 	}
 	s := x.s
