@@ -128,6 +128,8 @@ func TestAuthorizationMatrix(t *testing.T) {
 		{"POST", "/v1/keys", map[string]any{"user_id": "carol"}, http.StatusCreated, false},
 		{"GET", "/v1/keys", nil, http.StatusOK, false},
 		{"DELETE", "/v1/keys/" + throwawayKey.ID, nil, http.StatusOK, false},
+		// Last: the right key erases the whole tenant.
+		{"DELETE", "/v1/tenants/acme", nil, http.StatusOK, false},
 	}
 
 	covered := map[string]bool{}
@@ -154,6 +156,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 	for _, r := range ae.srv.engine().Routes() {
 		p := regexp.MustCompile(`:[a-z_]+`).ReplaceAllString(r.Path, "ID")
 		p = strings.Replace(p, "/users/ID/", "/users/alice/", 1)
+		p = strings.Replace(p, "/tenants/ID", "/tenants/acme", 1)
 		if !covered[r.Method+" "+p] && !publicPaths[r.Path] {
 			t.Errorf("route %s %s is not in the authorization matrix", r.Method, r.Path)
 		}

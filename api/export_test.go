@@ -35,3 +35,25 @@ func TestExportUser(t *testing.T) {
 	}
 	wantError(t, e.do("GET", "/v1/users/"+strings.Repeat("x", 300)+"/export", nil), http.StatusBadRequest, "invalid", "user_id")
 }
+
+// TestEraseTenant erases every user and agent of a tenant, and nothing of
+// another.
+func TestEraseTenant(t *testing.T) {
+	e := newEnv(t)
+	for _, m := range []map[string]any{
+		{"tenant_id": "acme", "user_id": "alice"}, {"tenant_id": "acme", "agent_id": "bot"}, {"tenant_id": "other", "user_id": "alice"},
+	} {
+		m["infer"], m["messages"] = false, []map[string]any{{"role": "user", "content": "I live in Paris."}}
+		e.must(http.StatusOK, "POST", "/v1/memories", m)
+	}
+	rec := e.must(http.StatusOK, "DELETE", "/v1/tenants/acme", nil)
+	if !strings.Contains(rec.Body.String(), `"episodes":2`) {
+		t.Errorf("DELETE /v1/tenants/acme=%s, want 2 episodes erased", rec.Body)
+	}
+	for q, want := range map[string]int{"tenant_id=acme&user_id=alice": 0, "tenant_id=acme&agent_id=bot": 0, "tenant_id=other&user_id=alice": 1} {
+		page := decode[memoryPage](t, e.must(http.StatusOK, "GET", "/v1/memories?"+q, nil))
+		if len(page.Results) != want {
+			t.Errorf("GET /v1/memories?%s after the erase: %d memories, want %d", q, len(page.Results), want)
+		}
+	}
+}
