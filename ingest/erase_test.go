@@ -16,6 +16,7 @@ import (
 
 	"github.com/lore-memory/lore/extract/rules"
 	"github.com/lore-memory/lore/graph/neo4j"
+	"github.com/lore-memory/lore/index/weaviate"
 )
 
 // slowExtractor is the rules extractor behind a delay that ignores
@@ -83,23 +84,43 @@ func TestEraseRace(t *testing.T) {
 	// an index it cannot fence (the embedded one of another file, as
 	// Weaviate would be).
 	t.Run("neo4j", func(t *testing.T) {
-		// storetest.ServerURL's rule; storetest imports this package.
-		url := os.Getenv("LORE_TEST_NEO4J_URL")
-		if url == "" {
-			msg := "LORE_TEST_NEO4J_URL is not set; start Neo4j with scripts/neo4j/start.sh PORT"
-			if os.Getenv("CI") == "true" {
-				t.Fatal(msg + " (required under CI=true)")
-			}
-			t.Skip(msg)
-		}
-		st, err := neo4j.Open(context.Background(), neo4j.Config{URL: url, Username: os.Getenv("LORE_TEST_NEO4J_USER"), Password: os.Getenv("LORE_TEST_NEO4J_PASSWORD")})
-		if err != nil {
-			t.Fatalf("neo4j.Open: %v", err)
-		}
-		t.Cleanup(func() { st.Close() })
 		_, idx := openSQLite(t, filepath.Join(t.TempDir(), "lore.db"))
-		eraseRace(t, st, idx, nil)
+		eraseRace(t, openNeo4j(t), idx, nil)
 	})
+	// The production pair: Neo4j and Weaviate.
+	t.Run("neo4j+weaviate", func(t *testing.T) {
+		url := serverURL(t, "LORE_TEST_WEAVIATE_URL", "scripts/weaviate/start.sh")
+		idx, err := weaviate.Open(context.Background(), weaviate.Config{URL: url})
+		if err != nil {
+			t.Fatalf("weaviate.Open: %v", err)
+		}
+		t.Cleanup(func() { idx.Close() })
+		eraseRace(t, openNeo4j(t), idx, slowEmbedder{hashEmbedder{name: "hash", dim: 384}})
+	})
+}
+
+// serverURL is storetest.ServerURL (which this package's tests cannot
+// import: storetest imports ingest).
+func serverURL(t *testing.T, env, start string) string {
+	url := os.Getenv(env)
+	if url == "" {
+		msg := env + " is not set; start the server with " + start
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg + " (required under CI=true)")
+		}
+		t.Skip(msg)
+	}
+	return url
+}
+
+func openNeo4j(t *testing.T) lore.Store {
+	url := serverURL(t, "LORE_TEST_NEO4J_URL", "scripts/neo4j/start.sh PORT")
+	st, err := neo4j.Open(context.Background(), neo4j.Config{URL: url, Username: os.Getenv("LORE_TEST_NEO4J_USER"), Password: os.Getenv("LORE_TEST_NEO4J_PASSWORD")})
+	if err != nil {
+		t.Fatalf("neo4j.Open: %v", err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
 }
 
 // slowEmbedder delays every call, ignoring cancellation.
