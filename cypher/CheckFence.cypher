@@ -1,12 +1,8 @@
-// Runs first in every write made under a fence (lore.WithFence). It takes
-// the tenant's fence node's lock, which RecordErasure also takes, so an
-// erase and a fenced write never interleave: either the write commits
+// Runs after LockFence in a fenced write's transaction, so it reads the
+// erasures committed before the lock was granted: either the write commits
 // before the erasure is recorded (and the erase's deletes find it), or it
 // sees the erasure here and is refused. An erasure covers the written scope
 // when its scope Contains it (lore.Erasure.Covers).
-MERGE (f:EraseFence {tenant_id: $fence_tenant_id})
-SET f.locked = true
-WITH f
 OPTIONAL MATCH (e:Erasure {tenant_id: $fence_tenant_id})
 WHERE (e.seq > $fence_seq OR e.done = false)
   AND (e.user_id = $fence_user_id OR (e.user_id = '' AND e.agent_id = ''))

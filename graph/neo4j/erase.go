@@ -8,8 +8,9 @@ import (
 
 var _ lore.EraseStore = (*Store)(nil)
 
-// checkFence runs CheckFence first in a write made under a fenced context
-// (lore.WithFence) and refuses the write with lore.ErrScopeErased when an
+// checkFence runs LockFence and CheckFence first in a write made under a
+// fenced context
+// (lore.WithFence), and refuses the write with lore.ErrScopeErased when an
 // erase covering the fence's scope came after it or is in progress. The
 // check takes the tenant's fence lock, so fenced writes of one tenant
 // commit one at a time; unfenced writes (the API's) take no lock.
@@ -18,10 +19,15 @@ func (r txRunner) checkFence() error {
 	if !ok {
 		return nil
 	}
-	recs, err := r.run("CheckFence", shape{}, map[string]any{
+	params := map[string]any{
 		"fence_tenant_id": f.Scope.TenantID, "fence_user_id": f.Scope.UserID,
 		"fence_agent_id": f.Scope.AgentID, "fence_run_id": f.Scope.RunID, "fence_seq": f.Seq,
-	})
+	}
+	// Two statements, so the erasures are read only once the lock is held.
+	if _, err := r.run("LockFence", shape{}, params); err != nil {
+		return err
+	}
+	recs, err := r.run("CheckFence", shape{}, params)
 	if err != nil {
 		return err
 	}
