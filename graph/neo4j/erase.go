@@ -9,11 +9,10 @@ import (
 var _ lore.EraseStore = (*Store)(nil)
 
 // checkFence runs LockFence and CheckFence first in a write made under a
-// fenced context
-// (lore.WithFence), and refuses the write with lore.ErrScopeErased when an
-// erase covering the fence's scope came after it or is in progress. The
-// check takes the tenant's fence lock, so fenced writes of one tenant
-// commit one at a time; unfenced writes (the API's) take no lock.
+// fenced context (lore.WithFence), and refuses the write with
+// lore.ErrScopeErased when an erase covering the fence's scope came after
+// it or is in progress. The check takes the tenant's fence lock, so fenced
+// writes of one tenant commit one at a time; unfenced writes take no lock.
 func (r txRunner) checkFence() error {
 	f, ok := lore.FenceFrom(r.ctx)
 	if !ok {
