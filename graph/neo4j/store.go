@@ -7,7 +7,7 @@
 //	(:Entity)-[:SUBJECT_OF]->(:Fact)-[:OBJECT]->(:Entity)
 //	(:Episode)-[:MENTIONS]->(:Entity)
 //	(:User)-[:RELATES {kind, count, first_seen, last_seen}]->(:Entity)
-//	(:History), (:Job), (:Meta)
+//	(:History), (:Job), (:Meta), (:Erasure), (:EraseFence) (see erase.go)
 //
 // Every node carries its scope (tenant_id, user_id, agent_id, run_id; ""
 // when unset) and every read filters on it. Times are native datetimes in UTC.
