@@ -36,15 +36,19 @@ func erased(ctx context.Context, q querier, sc lore.Scope, seq int64) (bool, err
 // once an erase covering the fence's scope came after it. It runs inside the
 // write's transaction, and SQLite has one writer, so no erase can commit
 // between the check and the write.
-func checkFence(ctx context.Context, tx *sql.Tx) error {
+func (s *Store) checkFence(ctx context.Context, tx *sql.Tx) error {
 	f, ok := lore.FenceFrom(ctx)
 	if !ok {
 		return nil
 	}
-	gone, err := erased(ctx, tx, f.Scope, f.Seq)
-	if err != nil {
+	// The statement is prepared once, in Open: every write of a job runs
+	// it, and preparing it anew cost more than running it.
+	var one int
+	err := tx.StmtContext(ctx, s.fenceStmt).QueryRowContext(ctx, f.Scope.TenantID, f.Seq, f.Scope.UserID, f.Scope.AgentID, f.Scope.RunID).Scan(&one)
+	if err != nil && err != sql.ErrNoRows {
 		return fmt.Errorf("check erase fence: %w", err)
 	}
+	gone := err == nil
 	if gone {
 		return lore.ErrScopeErased
 	}

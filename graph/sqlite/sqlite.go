@@ -66,6 +66,9 @@ type Store struct {
 	// across cores.
 	parallelScan int
 
+	// fenceStmt is erasedQuery prepared on the writer (see checkFence).
+	fenceStmt *sql.Stmt
+
 	closeMu     sync.Mutex
 	refs        int  // the Store and each open Index view hold one
 	storeClosed bool // the Store's own reference is released
@@ -109,6 +112,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err := s.backfill(ctx); err != nil {
 		w.Close()
 		return nil, err
+	}
+	if s.fenceStmt, err = w.PrepareContext(ctx, erasedQuery); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("sqlite: prepare erase fence: %w", err)
 	}
 	// Readers map the file and keep a larger page cache: searches and walks
 	// touch many pages, and syscalls per page would dominate.
@@ -158,6 +165,9 @@ func (s *Store) release(done *bool) error {
 	// gone stale, as SQLite recommends before closing a connection.
 	if _, err := s.w.Exec("PRAGMA optimize"); err != nil {
 		errs = append(errs, err)
+	}
+	if s.fenceStmt != nil {
+		errs = append(errs, s.fenceStmt.Close())
 	}
 	// Closing the last connection checkpoints the WAL into the main file.
 	errs = append(errs, s.w.Close())
@@ -221,7 +231,7 @@ func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	if err := checkFence(ctx, tx); err != nil {
+	if err := s.checkFence(ctx, tx); err != nil {
 		_ = tx.Rollback()
 		return err
 	}
