@@ -54,7 +54,9 @@ type GraphStore interface {
 	History(ctx context.Context, scope Scope, memoryID string) ([]HistoryEvent, error)
 
 	// DeleteScope removes every episode, entity, fact, job and history event
-	// the scope Contains.
+	// the scope Contains; a scope naming a tenant alone (ValidateErase)
+	// removes the whole tenant. Stores that are EraseStores record the
+	// erasure first.
 	DeleteScope(ctx context.Context, scope Scope) (DeleteStats, error)
 
 	Close() error

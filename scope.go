@@ -54,6 +54,18 @@ func (s Scope) Validate() error {
 	return nil
 }
 
+// ValidateErase is Validate for an erase, which may also name a tenant
+// alone (no user, agent or run): the whole tenant.
+func (s Scope) ValidateErase() error {
+	if s.UserID == "" && s.AgentID == "" && s.RunID == "" {
+		if s.TenantID == "" {
+			return Errorf(EINVALID, "tenant_id is required")
+		}
+		return ValidateID("tenant_id", s.TenantID)
+	}
+	return s.Validate()
+}
+
 // ValidateID reports EINVALID if an identifier is too long or holds control
 // characters. An empty value is valid here; callers decide what is required.
 func ValidateID(field, value string) error {

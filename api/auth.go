@@ -114,6 +114,9 @@ func (a *Auth) Middleware(next http.Handler) http.Handler {
 		if err == nil && strings.HasPrefix(r.URL.Path, "/v1/keys") && !key.Admin {
 			err = lore.Errorf(lore.EFORBIDDEN, "managing keys needs an admin key")
 		}
+		if err == nil && strings.HasPrefix(r.URL.Path, "/v1/tenants/") && !key.Admin {
+			err = lore.Errorf(lore.EFORBIDDEN, "erasing a tenant needs an admin key")
+		}
 		if err == nil {
 			err = a.limit("key:" + key.ID)
 		}

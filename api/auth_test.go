@@ -123,11 +123,14 @@ func TestAuthorizationMatrix(t *testing.T) {
 		{"POST", "/v1/jobs/" + acc.JobID + "/retry?user_id=alice", nil, http.StatusConflict, false},
 		{"POST", "/v1/facts", map[string]any{"user_id": "alice", "subject": "user", "predicate": "lives_in", "object": "Lyon"}, http.StatusCreated, false},
 		{"GET", "/v1/users/alice/graph", nil, http.StatusOK, false},
+		{"GET", "/v1/users/alice/export", nil, http.StatusOK, false},
 		{"POST", "/v1/embeddings", map[string]any{"input": "hello"}, http.StatusOK, true},
 		// Key routes need an admin key; the wrong-user key is not one.
 		{"POST", "/v1/keys", map[string]any{"user_id": "carol"}, http.StatusCreated, false},
 		{"GET", "/v1/keys", nil, http.StatusOK, false},
 		{"DELETE", "/v1/keys/" + throwawayKey.ID, nil, http.StatusOK, false},
+		// Last: the right key erases the whole tenant.
+		{"DELETE", "/v1/tenants/acme", nil, http.StatusOK, false},
 	}
 
 	covered := map[string]bool{}
@@ -154,6 +157,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 	for _, r := range ae.srv.engine().Routes() {
 		p := regexp.MustCompile(`:[a-z_]+`).ReplaceAllString(r.Path, "ID")
 		p = strings.Replace(p, "/users/ID/", "/users/alice/", 1)
+		p = strings.Replace(p, "/tenants/ID", "/tenants/acme", 1)
 		if !covered[r.Method+" "+p] && !publicPaths[r.Path] {
 			t.Errorf("route %s %s is not in the authorization matrix", r.Method, r.Path)
 		}

@@ -570,14 +570,11 @@ func (s *Server) eraseMemories(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	ctx := c.Request.Context()
-	stats, err := s.Store.DeleteScope(ctx, scope)
+	// Ingest's Erase stops and fences the scope's jobs before it deletes,
+	// and clears the caches too.
+	stats, err := s.Ingest.Erase(c.Request.Context(), scope)
 	if err != nil {
 		s.writeError(c, err)
-		return
-	}
-	if err := s.Index.DeleteScope(ctx, scope); err != nil {
-		s.writeError(c, fmt.Errorf("api: erase index: %w", err))
 		return
 	}
 	c.JSON(http.StatusOK, erased{Scope: scope, Deleted: stats})

@@ -103,6 +103,8 @@ func (s *Server) engine() *gin.Engine {
 	v1.GET("/jobs/:id", s.getJob)
 	v1.POST("/jobs/:id/retry", s.retryJob)
 	v1.GET("/users/:user_id/graph", s.userGraph)
+	v1.GET("/users/:user_id/export", s.exportUser)
+	v1.DELETE("/tenants/:tenant_id", s.eraseTenant)
 	v1.POST("/embeddings", s.embeddings)
 	v1.POST("/keys", s.createKey)
 	v1.GET("/keys", s.listKeys)

@@ -50,3 +50,16 @@ func (f *fallback) Extract(ctx context.Context, req lore.ExtractRequest) (*lore.
 	ext.Rejected = append(ext.Rejected, fmt.Sprintf("primary extractor failed (%s), so %s extracted instead", lore.ErrorMessage(err), ext.Extractor))
 	return ext, nil
 }
+
+// Forget implements lore.Forgetter for whichever of the two extractors keeps
+// anything of a scope.
+func (f *fallback) Forget(ctx context.Context, scope lore.Scope) error {
+	for _, x := range []lore.Extractor{f.primary, f.secondary} {
+		if fg, ok := x.(lore.Forgetter); ok {
+			if err := fg.Forget(ctx, scope); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -138,6 +138,9 @@ func (s *Service) upsert(ctx context.Context, docs []lore.IndexDoc) error {
 		if err := s.Index.Upsert(ctx, batch); err != nil {
 			return fmt.Errorf("ingest: index upsert: %w", err)
 		}
+		if err := s.checkIndexFence(ctx, batch); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -161,6 +164,11 @@ func (s *Service) embed(ctx context.Context, texts []string) ([][]float32, error
 func (s *Service) Reindex(ctx context.Context, scope lore.Scope) (int, error) {
 	scope = scope.WithDefaults()
 	if err := scope.Validate(); err != nil {
+		return 0, err
+	}
+	// An erase of the scope meanwhile refuses (or takes back) the rest.
+	ctx, err := s.fence(ctx, scope)
+	if err != nil {
 		return 0, err
 	}
 	const page = 500

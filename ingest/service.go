@@ -140,6 +140,11 @@ type Service struct {
 	// for the next poll.
 	wakeOnce sync.Once
 	wake     chan struct{}
+
+	// running holds the cancel functions of the jobs this process runs, so
+	// that Erase stops those of the erased scope (see erase.go).
+	runningMu sync.Mutex
+	running   map[string]runningJob
 }
 
 // Message is one chat message given to Add.
@@ -278,6 +283,10 @@ func (s *Service) validate(req AddRequest) (lore.Scope, error) {
 func (s *Service) Add(ctx context.Context, req AddRequest) (*AddResult, error) {
 	scope, err := s.validate(req)
 	if err != nil {
+		return nil, err
+	}
+	// An erase of the scope while this runs refuses what is left of it.
+	if ctx, err = s.fence(ctx, scope); err != nil {
 		return nil, err
 	}
 	now := s.now()

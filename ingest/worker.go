@@ -96,15 +96,24 @@ func (s *Service) work(ctx context.Context, lim *tenantLimiter) {
 	}
 }
 
-// runJob runs one claimed job and stores its outcome.
+// runJob runs one claimed job and stores its outcome. A job whose scope is
+// erased meanwhile is stopped and fenced (see startJob) and leaves nothing.
 func (s *Service) runJob(ctx context.Context, job *lore.Job) {
 	hbCtx, stopHeartbeat := context.WithCancel(ctx)
 	var hb sync.WaitGroup
 	running := *job
 	hb.Go(func() { s.heartbeat(hbCtx, &running) })
-	events, err := s.runExtractJob(ctx, job)
+	jobCtx, done, err := s.startJob(ctx, job)
+	var events []lore.MemoryEvent
+	if err == nil {
+		events, err = s.runExtractJob(jobCtx, job)
+	}
+	erased := done(err)
 	stopHeartbeat()
 	hb.Wait()
+	if erased {
+		return
+	}
 	// The outcome is saved even when ctx was cancelled mid-run, so a
 	// shutdown hands the job back at once instead of after its lease.
 	saveCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)

@@ -341,7 +341,16 @@ func runIndex(s suite, idx lore.Index) {
 		kh, err := idx.SearchVector(ctx, lore.IndexQuery{Scope: kept, Vector: v, Limit: 10})
 		must(t, "SearchVector kept", err)
 		sameList(t, "kept", hitIDs(kh), []string{keep.ID})
-		wantCode(t, "DeleteScope without user or agent", idx.DeleteScope(ctx, lore.Scope{TenantID: sc.TenantID}), lore.EINVALID)
+		wantCode(t, "DeleteScope without a tenant", idx.DeleteScope(ctx, lore.Scope{}), lore.EINVALID)
+		// A scope naming the tenant alone erases the whole tenant.
+		must(t, "DeleteScope of the tenant", idx.DeleteScope(ctx, lore.Scope{TenantID: sc.TenantID}))
+		kh, err = idx.SearchVector(ctx, lore.IndexQuery{Scope: kept, Vector: v, Limit: 10})
+		must(t, "SearchVector kept after the tenant's erase", err)
+		kt, err := idx.SearchText(ctx, lore.IndexQuery{Scope: kept, Text: "lemon", Limit: 10})
+		must(t, "SearchText kept after the tenant's erase", err)
+		if len(kh)+len(kt) != 0 {
+			t.Errorf("after the tenant's erase: %d vector and %d text hits of bob, want none", len(kh), len(kt))
+		}
 	})
 
 	s.run("Index/InvalidScope", func(t *testing.T) {

@@ -350,8 +350,12 @@ func runScopes(s suite, st lore.Store) {
 		}
 	})
 
+	// A scope naming a tenant alone erases the tenant (Erase/WholeTenant);
+	// one naming nothing, or a run of no user or agent, is refused.
 	s.run("DeleteScope/Invalid", func(t *testing.T) {
-		_, err := st.DeleteScope(ctxFor(t), lore.Scope{TenantID: newTenant()})
-		wantCode(t, "DeleteScope without user or agent", err, lore.EINVALID)
+		_, err := st.DeleteScope(ctxFor(t), lore.Scope{})
+		wantCode(t, "DeleteScope without a tenant", err, lore.EINVALID)
+		_, err = st.DeleteScope(ctxFor(t), lore.Scope{TenantID: newTenant(), RunID: "r"})
+		wantCode(t, "DeleteScope of a run without user or agent", err, lore.EINVALID)
 	})
 }

@@ -20,6 +20,7 @@ func RunStore(t *testing.T, backend string, open func(testing.TB) lore.Store) {
 	runScopes(s, st)
 	runJobs(s, st)
 	runMeta(s, st)
+	runErase(s, st)
 }
 
 // RunIndex runs the conformance suite for lore.Index against one backend.

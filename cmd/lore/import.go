@@ -18,6 +18,7 @@ import (
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/bench"
+	"github.com/lore-memory/lore/export"
 	"github.com/lore-memory/lore/ingest"
 )
 
@@ -43,7 +44,7 @@ func (m *Main) importFile(ctx context.Context, args []string) error {
 	e := &env{get: m.getenv}
 	var cfg backendConfig
 	var sf scopeFlags
-	fs := m.flagSet("import", "[flags] FILE   (JSONL conversations or LoCoMo JSON; - for stdin)")
+	fs := m.flagSet("import", "[flags] FILE   (JSONL conversations, LoCoMo JSON or a lore export; - for stdin)")
 	cfg.register(fs, e)
 	sf.register(fs, e)
 	sync := fs.Bool("sync", true, "extract during the import; false queues jobs for `lore serve`")
@@ -60,6 +61,9 @@ func (m *Main) importFile(ctx context.Context, args []string) error {
 	data, err := m.readInput(fs.Arg(0))
 	if err != nil {
 		return err
+	}
+	if export.IsExport(data) {
+		return m.importExport(ctx, fs, data, cfg, sf, *asJSON)
 	}
 	batches, err := parseImport(data, sf)
 	if err != nil {

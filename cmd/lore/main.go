@@ -83,7 +83,8 @@ Commands:
   serve     run the HTTP API and the background extraction workers
   add       store a message for a user (text from the arguments or stdin)
   search    search a user's memories
-  import    import a JSONL conversation file or a LoCoMo JSON file
+  import    import a JSONL conversation file, a LoCoMo JSON file or a lore export
+  export    write everything Lore holds about a user as JSONL
   reindex   re-embed and re-index a user's memories (after changing the embedder)
   migrate   apply the graph store's schema
   keys      create, list and revoke API keys
@@ -109,6 +110,8 @@ func (m *Main) Run(ctx context.Context) error {
 		return m.search(ctx, args)
 	case "import":
 		return m.importFile(ctx, args)
+	case "export":
+		return m.exportUser(ctx, args)
 	case "reindex":
 		return m.reindex(ctx, args)
 	case "migrate":

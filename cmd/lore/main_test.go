@@ -14,6 +14,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/lore-memory/lore/export"
 )
 
 // syncBuffer is a bytes.Buffer safe for the server's log writes and the
@@ -136,7 +138,7 @@ type memory struct {
 
 // TestServeEndToEnd walks the README's curl session against a real server:
 // add (sync and async), poll the job, search, list, get, update, history,
-// graph, delete and erase the user; then restarts on the same data
+// graph, export, delete and erase the user; then restarts on the same data
 // directory to check what was acknowledged is still there.
 func TestServeEndToEnd(t *testing.T) {
 	dir := t.TempDir()
@@ -254,6 +256,16 @@ func TestServeEndToEnd(t *testing.T) {
 	call(t, 200, "GET", base+"/v1/users/alice/graph", nil, &graph)
 	if len(graph.Entities) == 0 || len(graph.Edges) == 0 {
 		t.Fatalf("graph=%+v, want entities and edges", graph)
+	}
+	// Export the user: a whole export, read back by package export.
+	resp, err := http.Get(base + "/v1/users/alice/export")
+	if err != nil {
+		t.Fatalf("export: %v", err)
+	}
+	dump, err := export.Read(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != 200 || len(dump.Facts) == 0 {
+		t.Fatalf("export: status %d, %v, want a whole export with facts", resp.StatusCode, err)
 	}
 
 	// 6. Delete one memory.

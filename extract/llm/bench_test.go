@@ -40,7 +40,7 @@ func BenchmarkExtractCached(b *testing.B) {
 	reply += `], "profile": [{"key": "hobby", "value": "museums", "confidence": 0.7, "messages": [1, 2]}]}`
 	ctx := context.Background()
 	for _, bt := range x.plan(req, newUserInfo(req)) {
-		if err := x.cache.Put(ctx, cacheKey("m", PromptVersion, x.messages(bt)), reply); err != nil {
+		if err := x.cache.Put(ctx, scopeKey(req.Scope.WithDefaults())+cacheKey("m", PromptVersion, x.messages(bt)), reply); err != nil {
 			b.Fatalf("Put: %v", err)
 		}
 	}

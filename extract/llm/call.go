@@ -18,9 +18,10 @@ import (
 // run gets the model's parsed reply for one batch: from the cache, or from
 // one call plus at most one repair call when the first reply does not parse.
 // Only replies that parse are cached.
-func (x *Extractor) run(ctx context.Context, tenant string, b batch) (*reply, error) {
+func (x *Extractor) run(ctx context.Context, scope lore.Scope, b batch) (*reply, error) {
+	tenant := scope.TenantID
 	msgs := x.messages(b)
-	key := cacheKey(x.cfg.Model, PromptVersion, msgs)
+	key := scopeKey(scope) + cacheKey(x.cfg.Model, PromptVersion, msgs)
 	if text, ok, err := x.cache.Get(ctx, key); err != nil {
 		x.log.Warn("llm: cache read failed; calling the model", "err", err)
 	} else if ok {

@@ -223,10 +223,11 @@ func (x *Extractor) Extract(ctx context.Context, req lore.ExtractRequest) (*lore
 	if len(req.Episodes) == 0 {
 		return out, nil
 	}
-	tenant := req.Scope.WithDefaults().TenantID
+	scope := req.Scope.WithDefaults()
+	tenant := scope.TenantID
 	user := newUserInfo(req)
 	for _, b := range x.plan(req, user) {
-		raw, err := x.run(ctx, tenant, b)
+		raw, err := x.run(ctx, scope, b)
 		if err != nil {
 			x.count(tenant, func(u *Usage) { u.Failures++ })
 			return nil, err

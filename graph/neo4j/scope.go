@@ -8,10 +8,17 @@ import (
 
 // DeleteScope removes every episode, entity, fact, job and history event
 // the scope Contains, in batches of 5,000 nodes per transaction so
-// that deleting a large user never needs one huge transaction.
+// that deleting a large user never needs one huge transaction. It records
+// the erasure first: from then on, until the last batch is gone and after,
+// fenced writes covered by the scope are refused (see CheckFence), so a
+// job running meanwhile cannot write behind the batches.
 func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteStats, error) {
 	var stats lore.DeleteStats
-	if err := scope.Validate(); err != nil {
+	if err := scope.ValidateErase(); err != nil {
+		return stats, err
+	}
+	seq, err := s.recordErasure(ctx, scope)
+	if err != nil {
 		return stats, err
 	}
 	sh := scopeShape(scope)
@@ -49,15 +56,23 @@ func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteS
 			}
 		}
 	}
-	// The user node goes with the whole user, not with one agent or run.
-	if scope.UserID != "" && scope.AgentID == "" && scope.RunID == "" {
+	// The user node goes with the whole user, not with one agent or run;
+	// every user node of a tenant with the tenant.
+	stmt := ""
+	switch {
+	case scope.UserID != "" && scope.AgentID == "" && scope.RunID == "":
+		stmt = "DeleteScopeUser"
+	case scope.UserID == "" && scope.AgentID == "" && scope.RunID == "":
+		stmt = "DeleteTenantUsers"
+	}
+	if stmt != "" {
 		_, err := write(ctx, s, "delete scope", func(r txRunner) (struct{}, error) {
-			_, err := r.run("DeleteScopeUser", shape{}, params)
+			_, err := r.run(stmt, shape{}, params)
 			return struct{}{}, err
 		})
 		if err != nil {
 			return stats, err
 		}
 	}
-	return stats, nil
+	return stats, s.finishErasure(ctx, scope, seq)
 }

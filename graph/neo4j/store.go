@@ -7,7 +7,7 @@
 //	(:Entity)-[:SUBJECT_OF]->(:Fact)-[:OBJECT]->(:Entity)
 //	(:Episode)-[:MENTIONS]->(:Entity)
 //	(:User)-[:RELATES {kind, count, first_seen, last_seen}]->(:Entity)
-//	(:History), (:Job), (:Meta)
+//	(:History), (:Job), (:Meta), (:Erasure), (:EraseFence) (see erase.go)
 //
 // Every node carries its scope (tenant_id, user_id, agent_id, run_id; ""
 // when unset) and every read filters on it. Times are native datetimes in UTC.
@@ -310,12 +310,18 @@ func (r txRunner) run(name string, sh shape, params map[string]any) ([]*neo4j.Re
 }
 
 // write runs work in a write transaction that the driver retries on
-// transient errors (deadlocks, leader changes).
+// transient errors (deadlocks, leader changes). Under a fenced context
+// (lore.WithFence) the transaction checks the fence first (checkFence).
 func write[T any](ctx context.Context, s *Store, op string, work func(r txRunner) (T, error)) (T, error) {
 	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: neo4j.AccessModeWrite})
 	defer sess.Close(ctx)
 	out, err := neo4j.ExecuteWrite(ctx, sess, func(tx neo4j.ManagedTransaction) (T, error) {
-		return work(txRunner{s: s, ctx: ctx, tx: tx})
+		r := txRunner{s: s, ctx: ctx, tx: tx}
+		if err := r.checkFence(); err != nil {
+			var zero T
+			return zero, err
+		}
+		return work(r)
 	})
 	return out, wrap(op, err)
 }

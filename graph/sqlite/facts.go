@@ -522,14 +522,21 @@ func touchingQuery(scope lore.Scope, ids []string, invalidated bool, now time.Ti
 }
 
 // DeleteScope removes every episode, entity, fact, job and history event
-// the scope contains, in one transaction. Entities go with the namespaces
-// the scope contains; a scope naming a run removes no entities.
+// the scope contains (a scope naming a tenant alone: the whole tenant), in
+// one transaction that also records the erasure, so
+// fenced writes of jobs already running are refused from then on (see
+// EraseStore). Entities go with the namespaces the scope contains; a scope
+// naming a run removes no entities. Then it checkpoints the WAL away (see
+// scrub): no copy of the erased text stays in the files.
 func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteStats, error) {
-	if err := scope.Validate(); err != nil {
+	if err := scope.ValidateErase(); err != nil {
 		return lore.DeleteStats{}, err
 	}
 	var stats lore.DeleteStats
 	err := s.write(ctx, func(tx *sql.Tx) error {
+		if err := recordErasure(ctx, tx, scope, s.clock()); err != nil {
+			return err
+		}
 		del := func(table string, namespaced bool) (int, error) {
 			var w where
 			if namespaced {
@@ -566,7 +573,7 @@ func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteS
 	if err != nil {
 		return lore.DeleteStats{}, wrap("delete scope", err)
 	}
-	return stats, nil
+	return stats, s.scrub(ctx)
 }
 
 // sortFacts orders facts by LastSeen descending, then ID.

@@ -199,7 +199,7 @@ func (x *Index) Delete(ctx context.Context, scope lore.Scope, ids []string) erro
 
 // DeleteScope removes every document the scope contains.
 func (x *Index) DeleteScope(ctx context.Context, scope lore.Scope) error {
-	if err := scope.Validate(); err != nil {
+	if err := scope.ValidateErase(); err != nil {
 		return err
 	}
 	s := x.s
@@ -217,7 +217,7 @@ func (x *Index) DeleteScope(ctx context.Context, scope lore.Scope) error {
 		return wrap("index delete scope", err)
 	}
 	s.vectors.remove(gone)
-	return nil
+	return s.scrub(ctx)
 }
 
 // filterDocs adds the kind and time conditions of q for the docs table

@@ -41,7 +41,7 @@ func (s *Store) EnqueueJob(ctx context.Context, job *lore.Job) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.w.ExecContext(ctx, `INSERT INTO jobs (`+jobColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err = s.exec(ctx, `INSERT INTO jobs (`+jobColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		job.ID, job.Scope.TenantID, job.Scope.UserID, job.Scope.AgentID, job.Scope.RunID, job.Kind, eps,
 		string(job.Status), job.Attempts, job.MaxAttempts, job.Error, events, micros(job.NextRunAt),
 		microsPtr(job.LeaseUntil), micros(job.CreatedAt), micros(job.UpdatedAt))
@@ -102,7 +102,7 @@ func (s *Store) SaveJob(ctx context.Context, job *lore.Job) error {
 	if err != nil {
 		return err
 	}
-	res, err := s.w.ExecContext(ctx, `UPDATE jobs SET status = ?, attempts = ?, max_attempts = ?, error = ?, events = ?,
+	res, err := s.exec(ctx, `UPDATE jobs SET status = ?, attempts = ?, max_attempts = ?, error = ?, events = ?,
 		episode_ids = ?, next_run_at = ?, lease_until = ?, updated_at = ? WHERE id = ? AND tenant_id = ?`,
 		string(job.Status), job.Attempts, job.MaxAttempts, job.Error, events, eps, micros(job.NextRunAt),
 		microsPtr(job.LeaseUntil), micros(job.UpdatedAt), job.ID, job.Scope.TenantID)
@@ -197,6 +197,6 @@ func (s *Store) GetMeta(ctx context.Context, key string) (string, error) {
 
 // SetMeta stores a setting, replacing any earlier value.
 func (s *Store) SetMeta(ctx context.Context, key, value string) error {
-	_, err := s.w.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
+	_, err := s.exec(ctx, `INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, key, value)
 	return wrap("set meta", err)
 }

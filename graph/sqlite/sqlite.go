@@ -66,6 +66,9 @@ type Store struct {
 	// across cores.
 	parallelScan int
 
+	// fenceStmt is erasedQuery prepared on the writer (see checkFence).
+	fenceStmt *sql.Stmt
+
 	closeMu     sync.Mutex
 	refs        int  // the Store and each open Index view hold one
 	storeClosed bool // the Store's own reference is released
@@ -88,7 +91,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	// busy_timeout first: the reader pool may meet a checkpoint in progress.
 	common := "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)"
-	w, err := sql.Open("sqlite", path+"?"+common+"&_txlock=immediate")
+	// secure_delete on the writer (the only connection that deletes):
+	// deleted text is overwritten with zeros, not left in free pages, so an
+	// erase followed by a checkpoint (see scrub) leaves no copy in the file.
+	w, err := sql.Open("sqlite", path+"?"+common+"&_pragma=secure_delete(1)&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
@@ -106,6 +112,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	if err := s.backfill(ctx); err != nil {
 		w.Close()
 		return nil, err
+	}
+	if s.fenceStmt, err = w.PrepareContext(ctx, erasedQuery); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("sqlite: prepare erase fence: %w", err)
 	}
 	// Readers map the file and keep a larger page cache: searches and walks
 	// touch many pages, and syscalls per page would dominate.
@@ -155,6 +165,9 @@ func (s *Store) release(done *bool) error {
 	// gone stale, as SQLite recommends before closing a connection.
 	if _, err := s.w.Exec("PRAGMA optimize"); err != nil {
 		errs = append(errs, err)
+	}
+	if s.fenceStmt != nil {
+		errs = append(errs, s.fenceStmt.Close())
 	}
 	// Closing the last connection checkpoints the WAL into the main file.
 	errs = append(errs, s.w.Close())
@@ -210,11 +223,17 @@ func (s *Store) migrate(ctx context.Context, last int) error {
 }
 
 // write runs fn in one write transaction on the single writer connection
-// and commits it; any error rolls everything back.
+// and commits it; any error rolls everything back. Under a fenced context
+// (lore.WithFence) the transaction first checks the fence, so a write made
+// for an erased scope writes nothing and returns lore.ErrScopeErased.
 func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
+	}
+	if err := s.checkFence(ctx, tx); err != nil {
+		_ = tx.Rollback()
+		return err
 	}
 	if err := fn(tx); err != nil {
 		_ = tx.Rollback()

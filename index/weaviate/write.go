@@ -179,10 +179,14 @@ func (x *Index) Delete(ctx context.Context, scope lore.Scope, ids []string) erro
 
 // DeleteScope removes every document scope Contains. Its cost is linear in
 // the number of those documents; the rest of the Weaviate tenant is not
-// touched. To remove a whole Lore tenant at once, use DropTenant.
+// touched. A scope naming a tenant alone drops it (DropTenant).
 func (x *Index) DeleteScope(ctx context.Context, scope lore.Scope) error {
-	if err := scope.Validate(); err != nil {
+	if err := scope.ValidateErase(); err != nil {
 		return err
+	}
+	if scope.UserID == "" && scope.AgentID == "" && scope.RunID == "" {
+		// An erase of the whole tenant.
+		return x.DropTenant(ctx, scope.TenantID)
 	}
 	filter := and(scopeFilter(scope))
 	for _, class := range []string{FactCollection, EpisodeCollection} {
