@@ -75,6 +75,20 @@ type Dataset struct {
 	Split Split
 }
 
+// readMaybeGzip reads a whole file, gunzipping it when its name ends in .gz.
+func readMaybeGzip(path string) ([]byte, error) {
+	r, err := openMaybeGzip(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return data, nil
+}
+
 func openMaybeGzip(path string) (io.ReadCloser, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -142,14 +156,9 @@ func locomoSessionTime(raw json.RawMessage) (time.Time, error) {
 
 // LoadLoCoMo reads a LoCoMo JSON file (gzip by suffix); see ParseLoCoMo.
 func LoadLoCoMo(path string) (*Dataset, error) {
-	r, err := openMaybeGzip(path)
+	data, err := readMaybeGzip(path)
 	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("locomo: read %s: %w", path, err)
+		return nil, fmt.Errorf("locomo: %w", err)
 	}
 	return ParseLoCoMo(data)
 }
@@ -307,14 +316,9 @@ func LongMemEvalTime(s string) (time.Time, error) {
 // (the official protocol) only user turns are ingested, and gold turns are
 // those of them marked has_answer. Abstention questions (_abs) are skipped.
 func LoadLongMemEval(path string, userTurnsOnly bool) (*Dataset, error) {
-	r, err := openMaybeGzip(path)
+	raw, err := readMaybeGzip(path)
 	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	raw, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("longmemeval: read %s: %w", path, err)
+		return nil, fmt.Errorf("longmemeval: %w", err)
 	}
 	var qs []lmeQuestion
 	if trimmed := strings.TrimSpace(string(raw)); strings.HasPrefix(trimmed, "[") {

@@ -53,14 +53,9 @@ type locomoObservations struct {
 // its ids normalised as for evidence. Entries whose ids name no turn of ds
 // are skipped, and so are spaces ds does not hold.
 func LoadLoCoMoObservations(path string, ds *Dataset) ([]GoldFact, error) {
-	r, err := openMaybeGzip(path)
+	data, err := readMaybeGzip(path)
 	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("locomo: read %s: %w", path, err)
+		return nil, fmt.Errorf("locomo: %w", err)
 	}
 	return ParseLoCoMoObservations(data, ds)
 }

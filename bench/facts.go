@@ -3,7 +3,6 @@ package bench
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 )
@@ -76,14 +75,9 @@ func (u FactUser) askedAt(q FactQuestion) time.Time {
 // LoadFactSet reads a relational question set (gzip by suffix) and checks
 // it; see ParseFactSet.
 func LoadFactSet(path string) (*FactSet, error) {
-	r, err := openMaybeGzip(path)
+	data, err := readMaybeGzip(path)
 	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("facts: read %s: %w", path, err)
+		return nil, fmt.Errorf("facts: %w", err)
 	}
 	return ParseFactSet(data)
 }

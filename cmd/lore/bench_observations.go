@@ -2,14 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"flag"
-	"fmt"
-	"os"
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/bench"
-	"github.com/lore-memory/lore/embed/minilm"
 	"github.com/lore-memory/lore/ingest"
 )
 
@@ -32,19 +27,11 @@ func (m *Main) benchObservations(ctx context.Context, args []string) error {
 	if *data == "" {
 		return lore.Errorf(lore.EINVALID, "--data is required")
 	}
-	dataDirSet := false
-	fs.Visit(func(f *flag.Flag) { dataDirSet = dataDirSet || f.Name == "data-dir" })
-	if !dataDirSet && m.getenv("LORE_DATA_DIR") == "" {
-		dir, err := os.MkdirTemp("", "lore-bench-")
-		if err != nil {
-			return fmt.Errorf("bench: temp data dir: %w", err)
-		}
-		defer os.RemoveAll(dir)
-		cfg.DataDir = dir
-		if cfg.ModelDir == "" {
-			cfg.ModelDir = minilm.DefaultModelDir(e.str("LORE_DATA_DIR", "./lore-data"))
-		}
+	cleanup, err := benchDataDir(fs, &cfg, e)
+	if err != nil {
+		return err
 	}
+	defer cleanup()
 	all, err := bench.LoadLoCoMo(*data)
 	if err != nil {
 		return lore.Errorf(lore.EINVALID, "read %s: %v", *data, err)
@@ -76,12 +63,8 @@ func (m *Main) benchObservations(ctx context.Context, args []string) error {
 	}
 	q.Data, q.Extractor = *data, cfg.Extractor
 	if *out != "" {
-		raw, err := json.MarshalIndent(q, "", "  ")
-		if err != nil {
-			return fmt.Errorf("bench: encode report: %w", err)
-		}
-		if err := os.WriteFile(*out, append(raw, '\n'), 0o644); err != nil {
-			return fmt.Errorf("bench: write %s: %w", *out, err)
+		if err := writeJSONReport(*out, q); err != nil {
+			return err
 		}
 	}
 	q.WriteMarkdown(m.Stdout)
