@@ -61,6 +61,11 @@ if ! wait "$model_pid"; then
 fi
 export LORE_MODEL_DIR="$model_data/models/all-MiniLM-L6-v2"
 echo "LORE_MODEL_DIR=$LORE_MODEL_DIR"
+# The extractor's fact quality against LoCoMo's gold facts, when the shared
+# benchmark data sits beside the checkout (as it does in CI).
+if [[ -f "$root/../shared/bench/locomo/locomo_dev5.json" ]]; then
+	export LORE_FQ_DATA="$root/../shared/bench/locomo/locomo_dev5.json" LORE_FQ_MODEL="$LORE_MODEL_DIR"
+fi
 
 step "conformance suites: embedded (sqlite), neo4j, weaviate"
 set +e
