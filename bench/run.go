@@ -153,7 +153,7 @@ func (r *Runner) Run(ctx context.Context, ds *Dataset) (*Report, error) {
 			for _, v := range variants {
 				started := time.Now()
 				resp, err := v.pipeline.Search(ctx, retrieve.Request{
-					Scope: scope, Query: q.Text, TopK: MaxK, QueryTime: q.Time,
+					Scope: scope, Query: q.Text, TopK: MaxK, Now: q.Time,
 					Explain: v == full && r.Misses != nil,
 				})
 				if err != nil {

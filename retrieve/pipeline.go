@@ -37,6 +37,9 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		return nil, lore.Errorf(lore.EINVALID, "since must be before until")
 	}
 	now := p.now()
+	if !req.Now.IsZero() {
+		now = req.Now
+	}
 	at := asOf{T: req.QueryTime, Now: now, Explicit: !req.QueryTime.IsZero()}
 	if req.QueryTime.IsZero() {
 		req.QueryTime, at.T = now, now

@@ -193,6 +193,12 @@ func TestSearchCurrentValueFirst(t *testing.T) {
 			t.Fatalf("as of %s: %q was said or true only later", asOf.Format(time.DateOnly), r.Memory)
 		}
 	}
+	// Asked at the same moment as "now" (Request.Now), not as of it: what
+	// was stored later is read too.
+	resp = search(t, p, retrieve.Request{Scope: f.sc, Query: "Where do I work?", Now: asOf})
+	if r := rank(resp.Results, "Stripe"); r == 0 {
+		t.Fatalf("now %s: what was said later is missing, want it read: %q", asOf.Format(time.DateOnly), memories(resp.Results))
+	}
 }
 
 // TestSearchIssueExample runs the issue's example through the real ingest

@@ -42,7 +42,12 @@ type Request struct {
 	Threshold          float64        // drop results with Score below it
 	Explain            bool           // fill Result.ScoreDetails
 	IncludeInvalidated bool
-	QueryTime          time.Time // "now" for relative dates in the query ("last week"); zero → Now()
+	QueryTime          time.Time // an as-of read in world time, and "now" for relative dates ("last week"); zero → Now
+	// Now is the moment the query is asked when that is not the present (a
+	// benchmark question's date): relative dates resolve against it and
+	// validity is judged at it, but unlike QueryTime it reads everything
+	// stored, said before it or not. Zero: the pipeline's clock.
+	Now time.Time
 }
 
 // Response is the answer to a search.
