@@ -82,3 +82,12 @@ fi
 
 step "all other tests"
 go test -count=1 $(go list ./... | grep -v -E '/(storetest|graph|index)(/|$)')
+
+# Extra suites: each scripts/ci/NN-name.sh runs with the services above
+# started and their addresses exported (NEO4J_*, WEAVIATE_*, LORE_MODEL_DIR),
+# in name order. Each installs what it needs (Python clients, Chromium, …).
+for suite in "$root"/scripts/ci/*.sh; do
+	[[ -e "$suite" ]] || continue
+	step "suite $(basename "$suite")"
+	"$suite"
+done
