@@ -3,6 +3,7 @@ package lore
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Error codes. Every layer returns these for failures whose meaning is known;
@@ -59,4 +60,28 @@ func ErrorMessage(err error) string {
 		return e.Message
 	}
 	return "internal error"
+}
+
+// retryAfterError is an error that tells the caller when to try again.
+type retryAfterError struct {
+	err   error
+	after time.Duration
+}
+
+func (e *retryAfterError) Error() string { return e.err.Error() }
+func (e *retryAfterError) Unwrap() error { return e.err }
+
+// WithRetryAfter marks err as one that may go away after d, so the API
+// answers it with a Retry-After header.
+func WithRetryAfter(err error, d time.Duration) error {
+	return &retryAfterError{err: err, after: d}
+}
+
+// RetryAfter returns the wait an error marked by WithRetryAfter asks for.
+func RetryAfter(err error) (time.Duration, bool) {
+	var re *retryAfterError
+	if errors.As(err, &re) {
+		return re.after, true
+	}
+	return 0, false
 }

@@ -116,4 +116,8 @@ type ClaimRequest struct {
 	Lease time.Duration // the job is claimable again after Now+Lease unless saved
 	// SkipTenants are tenants at their concurrency limit.
 	SkipTenants []string
+	// Owner is the claiming process's instance id, stored on the job so
+	// that the same process, restarted after a crash, can take its jobs
+	// back at once (JobLeases.ReleaseJobs) instead of waiting out the lease.
+	Owner string
 }

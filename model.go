@@ -159,8 +159,10 @@ type Job struct {
 	Events      []MemoryEvent `json:"results,omitempty"`
 	NextRunAt   time.Time     `json:"next_run_at"`
 	LeaseUntil  *time.Time    `json:"lease_until,omitempty"`
-	CreatedAt   time.Time     `json:"created_at"`
-	UpdatedAt   time.Time     `json:"updated_at"`
+	// Owner is the instance id of the process that last claimed the job.
+	Owner     string    `json:"owner,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
+	UpdatedAt time.Time `json:"updated_at"`
 }
 
 // DocKind says whether an indexed document or a search result is a fact or

@@ -2,7 +2,9 @@ package api
 
 import (
 	"log/slog"
+	"math"
 	"net/http"
+	"strconv"
 
 	"github.com/gin-gonic/gin"
 
@@ -64,6 +66,9 @@ func (s *Server) writeError(c *gin.Context, err error) {
 			slog.String("route", c.FullPath()),
 			slog.String("request_id", c.GetString(requestIDKey)),
 			slog.String("error", err.Error()))
+	}
+	if wait, ok := lore.RetryAfter(err); ok {
+		c.Header("Retry-After", strconv.Itoa(int(math.Ceil(max(wait.Seconds(), 1)))))
 	}
 	c.AbortWithStatusJSON(status, ErrorBody{Error: ErrorDetail{Code: code, Message: msg}})
 }

@@ -12,6 +12,7 @@ REMOVE j.claim_lock
 WITH j, ((j.status IN ['queued', 'retrying'] AND j.next_run_at <= $now)
          OR (j.status = 'running' AND j.lease_until <= $now)) AS due
 FOREACH (_ IN CASE WHEN due THEN [1] ELSE [] END |
-  SET j.status = 'running', j.attempts = j.attempts + 1, j.lease_until = $lease_until, j.updated_at = $now
+  SET j.status = 'running', j.attempts = j.attempts + 1, j.lease_until = $lease_until, j.updated_at = $now,
+      j.owner = $owner
 )
 RETURN j, due AS claimed

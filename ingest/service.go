@@ -32,8 +32,20 @@ type Config struct {
 	BackoffBase time.Duration
 	BackoffMax  time.Duration
 	// Lease is how long a claimed job belongs to its worker; a job whose
-	// lease expired (its worker crashed) is claimed again.
+	// lease expired (its worker crashed) is claimed again. Workers renew
+	// it every third of its length, so it only bounds how long another
+	// process waits for a crashed one's jobs; the crashed process itself
+	// takes them back at once on restart (InstanceID).
 	Lease time.Duration
+	// InstanceID names this process in the jobs it claims. A process
+	// restarted with the same id releases the jobs it held when it died
+	// (lore.JobLeases) before its workers start. Empty: no release.
+	InstanceID string
+	// MaxPendingPerTenant bounds a tenant's queued, retrying and running
+	// jobs: an add that would queue another is refused with ERATELIMITED
+	// (HTTP 429 with Retry-After) before anything is stored. Concurrent
+	// adds may overshoot it by their number. Negative: unbounded.
+	MaxPendingPerTenant int
 	// PollInterval is how often idle workers look for due jobs.
 	PollInterval time.Duration
 	// BatchSize is the number of episodes given to the extractor per call.
@@ -72,7 +84,8 @@ func DefaultConfig() Config {
 		MaxAttempts:          5,
 		BackoffBase:          time.Second,
 		BackoffMax:           5 * time.Minute,
-		Lease:                5 * time.Minute,
+		Lease:                30 * time.Second,
+		MaxPendingPerTenant:  10000,
 		PollInterval:         time.Second,
 		BatchSize:            20,
 		EmbedBatchSize:       64,
@@ -104,6 +117,9 @@ func (c Config) withDefaults() Config {
 	setDur(&c.BackoffBase, d.BackoffBase)
 	setDur(&c.BackoffMax, d.BackoffMax)
 	setDur(&c.Lease, d.Lease)
+	if c.MaxPendingPerTenant == 0 {
+		c.MaxPendingPerTenant = d.MaxPendingPerTenant
+	}
 	setDur(&c.PollInterval, d.PollInterval)
 	setInt(&c.BatchSize, d.BatchSize)
 	setInt(&c.EmbedBatchSize, d.EmbedBatchSize)
@@ -289,6 +305,11 @@ func (s *Service) Add(ctx context.Context, req AddRequest) (*AddResult, error) {
 	if ctx, err = s.fence(ctx, scope); err != nil {
 		return nil, err
 	}
+	if req.Infer && !req.Sync {
+		if err := s.admit(ctx, scope.TenantID); err != nil {
+			return nil, err
+		}
+	}
 	now := s.now()
 	eps := make([]*lore.Episode, len(req.Messages))
 	for i, m := range req.Messages {
@@ -370,6 +391,28 @@ func (s *Service) Add(ctx context.Context, req AddRequest) (*AddResult, error) {
 		return nil, err
 	}
 	return res, nil
+}
+
+// admit refuses an add that would queue a job past the tenant's bound
+// (Config.MaxPendingPerTenant), before anything is stored, so that a
+// burst cannot grow the queue without limit.
+func (s *Service) admit(ctx context.Context, tenantID string) error {
+	limit := s.cfg().MaxPendingPerTenant
+	leases, ok := s.Store.(lore.JobLeases)
+	if limit < 0 || !ok {
+		return nil
+	}
+	n, err := leases.PendingJobs(ctx, tenantID)
+	if err != nil {
+		return fmt.Errorf("ingest: count pending jobs: %w", err)
+	}
+	if n >= limit {
+		// About one poll per job ahead of this one's turn at the workers.
+		wait := time.Duration(n-limit+1) * s.cfg().PollInterval
+		return lore.WithRetryAfter(lore.Errorf(lore.ERATELIMITED,
+			"tenant %q has %d unfinished extraction jobs, the most it may queue; retry later or add with sync", tenantID, n), wait)
+	}
+	return nil
 }
 
 // enqueue stores a job over episodes, records its id in res and wakes a

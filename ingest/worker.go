@@ -21,6 +21,16 @@ func (s *Service) RunWorkers(ctx context.Context) error {
 		return lore.Errorf(lore.EINVALID, "ingest: Store, Index and Extractor are required to run workers")
 	}
 	cfg := s.cfg()
+	if leases, ok := s.Store.(lore.JobLeases); ok && cfg.InstanceID != "" {
+		// This process held these when it last stopped; nobody works on
+		// them now, so they need not wait for their leases to lapse.
+		n, err := leases.ReleaseJobs(ctx, cfg.InstanceID, s.now())
+		if err != nil {
+			s.logger().Error("ingest: release the jobs of the previous run", "instance", cfg.InstanceID, "err", err)
+		} else if n > 0 {
+			s.logger().Info("ingest: released the jobs of the previous run", "instance", cfg.InstanceID, "jobs", n)
+		}
+	}
 	lim := &tenantLimiter{limit: cfg.PerTenantConcurrency, running: map[string]int{}}
 	var wg sync.WaitGroup
 	for range cfg.Workers {
@@ -72,7 +82,7 @@ func (l *tenantLimiter) release(tenant string) {
 func (s *Service) work(ctx context.Context, lim *tenantLimiter) {
 	cfg := s.cfg()
 	for ctx.Err() == nil {
-		job, err := lim.claim(ctx, s.Store, lore.ClaimRequest{Now: s.now(), Lease: cfg.Lease})
+		job, err := lim.claim(ctx, s.Store, lore.ClaimRequest{Now: s.now(), Lease: cfg.Lease, Owner: cfg.InstanceID})
 		if err != nil && ctx.Err() == nil {
 			// The store is unreachable; there is no job to record this on,
 			// so it is logged, and the worker tries again after a poll.

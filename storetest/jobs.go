@@ -148,6 +148,84 @@ func runJobs(s suite, st lore.Store) {
 			}
 		})
 
+		run("ReleaseOwnJobs", func(t *testing.T) {
+			ctx := ctxFor(t)
+			leases, ok := st.(lore.JobLeases)
+			if !ok {
+				t.Fatalf("%T does not implement lore.JobLeases", st)
+			}
+			sc := userScope()
+			cleanupStore(t, st, sc)
+			t0 := jobEpoch()
+			mine, theirs := newJob(sc, t0, t0), newJob(sc, t0.Add(time.Second), t0)
+			must(t, "EnqueueJob mine", st.EnqueueJob(ctx, mine))
+			must(t, "EnqueueJob theirs", st.EnqueueJob(ctx, theirs))
+			me, other := "instance-"+uuid.NewString(), "instance-"+uuid.NewString()
+			got, err := claimOwn(ctx, st, sc.TenantID, lore.ClaimRequest{Now: t0, Lease: time.Hour, Owner: me})
+			must(t, "ClaimJob mine", err)
+			if got.ID != mine.ID || got.Owner != me {
+				t.Fatalf("claimed %q owner %q, want %q owner %q", got.ID, got.Owner, mine.ID, me)
+			}
+			_, err = claimOwn(ctx, st, sc.TenantID, lore.ClaimRequest{Now: t0, Lease: time.Hour, Owner: other})
+			must(t, "ClaimJob theirs", err)
+			if stored, err := st.GetJob(ctx, sc.TenantID, mine.ID); err != nil || stored.Owner != me {
+				t.Errorf("stored owner=%v err=%v, want %q", stored, err, me)
+			}
+
+			n, err := leases.ReleaseJobs(ctx, "", t0)
+			must(t, "ReleaseJobs empty owner", err)
+			if n != 0 {
+				t.Errorf("ReleaseJobs(\"\") released %d, want 0", n)
+			}
+			n, err = leases.ReleaseJobs(ctx, me, t0.Add(time.Minute))
+			must(t, "ReleaseJobs", err)
+			if n != 1 {
+				t.Errorf("ReleaseJobs released %d jobs, want 1 (only the owner's)", n)
+			}
+			// Released: due at once, long before its hour-long lease ends,
+			// and the crash did not spend an attempt.
+			got, err = claimOwn(ctx, st, sc.TenantID, lore.ClaimRequest{Now: t0.Add(time.Minute), Lease: time.Hour, Owner: me})
+			must(t, "ClaimJob after release", err)
+			if got.ID != mine.ID || got.Attempts != 1 {
+				t.Errorf("after release claimed %q attempts=%d, want %q attempts=1", got.ID, got.Attempts, mine.ID)
+			}
+			// The other owner's job is still leased.
+			_, err = claimOwn(ctx, st, sc.TenantID, lore.ClaimRequest{Now: t0.Add(time.Minute), Lease: time.Hour, Owner: me})
+			wantCode(t, "ClaimJob of another owner's leased job", err, lore.ENOTFOUND)
+		})
+
+		run("PendingJobs", func(t *testing.T) {
+			ctx := ctxFor(t)
+			leases, ok := st.(lore.JobLeases)
+			if !ok {
+				t.Fatalf("%T does not implement lore.JobLeases", st)
+			}
+			sc := userScope()
+			cleanupStore(t, st, sc)
+			t0 := jobEpoch()
+			n, err := leases.PendingJobs(ctx, sc.TenantID)
+			must(t, "PendingJobs of a new tenant", err)
+			if n != 0 {
+				t.Errorf("PendingJobs of a new tenant=%d, want 0", n)
+			}
+			jobs := []*lore.Job{newJob(sc, t0, t0), newJob(sc, t0.Add(time.Second), t0), newJob(sc, t0.Add(2*time.Second), t0)}
+			for _, j := range jobs {
+				must(t, "EnqueueJob", st.EnqueueJob(ctx, j))
+			}
+			other := userScope()
+			cleanupStore(t, st, other)
+			must(t, "EnqueueJob other tenant", st.EnqueueJob(ctx, newJob(other, t0, t0)))
+			claimed, err := claimOwn(ctx, st, sc.TenantID, lore.ClaimRequest{Now: t0, Lease: time.Hour})
+			must(t, "ClaimJob", err)
+			claimed.Status, claimed.LeaseUntil = lore.JobDone, nil
+			must(t, "SaveJob done", st.SaveJob(ctx, claimed))
+			n, err = leases.PendingJobs(ctx, sc.TenantID)
+			must(t, "PendingJobs", err)
+			if n != 2 {
+				t.Errorf("PendingJobs=%d, want 2 (three enqueued, one done, another tenant's not counted)", n)
+			}
+		})
+
 		run("SkipTenants", func(t *testing.T) {
 			ctx := ctxFor(t)
 			sc := userScope()

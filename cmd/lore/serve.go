@@ -63,6 +63,8 @@ type serveConfig struct {
 	Workers         int
 	MaxBodyBytes    int
 	ShutdownTimeout time.Duration
+	InstanceID      string
+	MaxPendingJobs  int
 	security        security
 }
 
@@ -75,6 +77,10 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	fs.IntVar(&cfg.Workers, "workers", e.int("LORE_WORKERS", ingest.DefaultConfig().Workers), "background extraction workers (env LORE_WORKERS)")
 	fs.IntVar(&cfg.MaxBodyBytes, "max-body-bytes", e.int("LORE_MAX_BODY_BYTES", api.DefaultMaxBodyBytes), "largest accepted request body (env LORE_MAX_BODY_BYTES)")
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", 30*time.Second, "how long in-flight requests may run after a stop signal")
+	fs.StringVar(&cfg.InstanceID, "instance-id", e.str("LORE_INSTANCE_ID", ""),
+		"this process's name in the jobs it claims, so a restart takes them back at once (env LORE_INSTANCE_ID; default: kept in <data-dir>/instance-id; give each process sharing a data directory its own)")
+	fs.IntVar(&cfg.MaxPendingJobs, "max-pending-jobs", e.int("LORE_MAX_PENDING_JOBS", ingest.DefaultConfig().MaxPendingPerTenant),
+		"most unfinished extraction jobs per tenant; past it adds get 429 with Retry-After; -1 unbounded (env LORE_MAX_PENDING_JOBS)")
 	cfg.security.register(fs, e)
 	logFormat := fs.String("log-format", e.str("LORE_LOG_FORMAT", "text"), "log format: text or json (env LORE_LOG_FORMAT)")
 	logLevel := fs.String("log-level", e.str("LORE_LOG_LEVEL", "info"), "log level: debug, info, warn or error (env LORE_LOG_LEVEL)")
@@ -87,6 +93,9 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	}
 	if cfg.Workers < 1 || cfg.MaxBodyBytes < 1 {
 		return lore.Errorf(lore.EINVALID, "--workers and --max-body-bytes must be positive")
+	}
+	if cfg.MaxPendingJobs == 0 || cfg.MaxPendingJobs < -1 {
+		return lore.Errorf(lore.EINVALID, "--max-pending-jobs must be positive, or -1 for unbounded; got %d", cfg.MaxPendingJobs)
 	}
 	if err := cfg.security.check(); err != nil {
 		return err
@@ -114,6 +123,10 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	}
 	icfg := ingest.DefaultConfig()
 	icfg.Workers = cfg.Workers
+	icfg.MaxPendingPerTenant = cfg.MaxPendingJobs
+	if icfg.InstanceID, err = instanceID(cfg.InstanceID, cfg.DataDir); err != nil {
+		return err
+	}
 	svc := b.ingestService(icfg, log)
 	// Vectors of two models cannot be compared: refuse to start rather
 	// than serve a mixed index.

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/lore-memory/lore"
 )
@@ -42,7 +44,7 @@ func (s *Store) EnqueueJob(ctx context.Context, job *lore.Job) error {
 		"kind": job.Kind, "episode_ids": stringsParam(job.EpisodeIDs), "status": string(job.Status),
 		"attempts": int64(job.Attempts), "max_attempts": int64(job.MaxAttempts), "error": job.Error,
 		"events": events, "next_run_at": job.NextRunAt.UTC(), "lease_until": utcPtr(job.LeaseUntil),
-		"created_at": job.CreatedAt.UTC(), "updated_at": job.UpdatedAt.UTC(),
+		"created_at": job.CreatedAt.UTC(), "updated_at": job.UpdatedAt.UTC(), "owner": job.Owner,
 	}
 	_, err = write(ctx, s, "enqueue job", func(r txRunner) (struct{}, error) {
 		_, err := r.run("EnqueueJob", shape{}, map[string]any{"job": row})
@@ -73,6 +75,7 @@ func (s *Store) ClaimJob(ctx context.Context, req lore.ClaimRequest) (*lore.Job,
 	now = now.UTC()
 	params := map[string]any{
 		"now": now, "lease_until": now.Add(req.Lease), "skip_tenants": stringsParam(req.SkipTenants),
+		"owner": req.Owner,
 	}
 	for range claimRetries {
 		c, err := write(ctx, s, "claim job", func(r txRunner) (claim, error) {
@@ -138,6 +141,32 @@ func (s *Store) SaveJob(ctx context.Context, job *lore.Job) error {
 	return err
 }
 
+// ReleaseJobs makes the running jobs claimed by owner due again at now,
+// giving back the attempt their claim spent.
+func (s *Store) ReleaseJobs(ctx context.Context, owner string, now time.Time) (int, error) {
+	if owner == "" {
+		return 0, nil
+	}
+	return write(ctx, s, "release jobs", func(r txRunner) (int, error) {
+		recs, err := r.run("ReleaseJobs", shape{}, map[string]any{"owner": owner, "now": now.UTC()})
+		if err != nil || len(recs) == 0 {
+			return 0, err
+		}
+		return recordInt(recs[0], "released"), nil
+	})
+}
+
+// PendingJobs counts the tenant's queued, retrying and running jobs.
+func (s *Store) PendingJobs(ctx context.Context, tenantID string) (int, error) {
+	return read(ctx, s, "count pending jobs", func(r txRunner) (int, error) {
+		recs, err := r.run("PendingJobs", shape{}, map[string]any{"tenant_id": tenantID})
+		if err != nil || len(recs) == 0 {
+			return 0, err
+		}
+		return recordInt(recs[0], "pending"), nil
+	})
+}
+
 // GetJob returns a tenant's job, or ENOTFOUND.
 func (s *Store) GetJob(ctx context.Context, tenantID, id string) (*lore.Job, error) {
 	return read(ctx, s, "get job", func(r txRunner) (*lore.Job, error) {
@@ -179,4 +208,11 @@ func (s *Store) SetMeta(ctx context.Context, key, value string) error {
 		return struct{}{}, err
 	})
 	return err
+}
+
+// recordInt reads an integer column of a record, 0 when absent.
+func recordInt(rec *neo4j.Record, key string) int {
+	v, _ := rec.Get(key)
+	n, _ := v.(int64)
+	return int(n)
 }

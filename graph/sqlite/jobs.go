@@ -5,13 +5,14 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"time"
 
 	"github.com/lore-memory/lore"
 )
 
 // jobColumns lists the columns scanJob reads, in order.
 const jobColumns = `id, tenant_id, user_id, agent_id, run_id, kind, episode_ids, status, attempts, max_attempts,
-	error, events, next_run_at, lease_until, created_at, updated_at`
+	error, events, next_run_at, lease_until, created_at, updated_at, owner`
 
 // EnqueueJob stores a new job, assigning ID, CreatedAt and UpdatedAt where
 // empty and JobQueued when Status is empty.
@@ -41,10 +42,10 @@ func (s *Store) EnqueueJob(ctx context.Context, job *lore.Job) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.exec(ctx, `INSERT INTO jobs (`+jobColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err = s.exec(ctx, `INSERT INTO jobs (`+jobColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		job.ID, job.Scope.TenantID, job.Scope.UserID, job.Scope.AgentID, job.Scope.RunID, job.Kind, eps,
 		string(job.Status), job.Attempts, job.MaxAttempts, job.Error, events, micros(job.NextRunAt),
-		microsPtr(job.LeaseUntil), micros(job.CreatedAt), micros(job.UpdatedAt))
+		microsPtr(job.LeaseUntil), micros(job.CreatedAt), micros(job.UpdatedAt), job.Owner)
 	if isConstraint(err) {
 		return lore.Errorf(lore.ECONFLICT, "job %q already exists", job.ID)
 	}
@@ -72,8 +73,9 @@ func (s *Store) ClaimJob(ctx context.Context, req lore.ClaimRequest) (*lore.Job,
 		job := jobs[0]
 		lease := normTime(req.Now.Add(req.Lease))
 		job.Status, job.Attempts, job.LeaseUntil, job.UpdatedAt = lore.JobRunning, job.Attempts+1, &lease, s.clock()
-		_, err = tx.ExecContext(ctx, `UPDATE jobs SET status = ?, attempts = ?, lease_until = ?, updated_at = ? WHERE id = ?`,
-			string(job.Status), job.Attempts, micros(lease), micros(job.UpdatedAt), job.ID)
+		job.Owner = req.Owner
+		_, err = tx.ExecContext(ctx, `UPDATE jobs SET status = ?, attempts = ?, lease_until = ?, updated_at = ?, owner = ? WHERE id = ?`,
+			string(job.Status), job.Attempts, micros(lease), micros(job.UpdatedAt), job.Owner, job.ID)
 		out = job
 		return err
 	})
@@ -115,6 +117,30 @@ func (s *Store) SaveJob(ctx context.Context, job *lore.Job) error {
 		return lore.Errorf(lore.ENOTFOUND, "job %q not found", job.ID)
 	}
 	return nil
+}
+
+// ReleaseJobs makes the running jobs claimed by owner due again at now,
+// giving back the attempt their claim spent.
+func (s *Store) ReleaseJobs(ctx context.Context, owner string, now time.Time) (int, error) {
+	if owner == "" {
+		return 0, nil
+	}
+	res, err := s.exec(ctx, `UPDATE jobs SET status = ?, attempts = MAX(attempts - 1, 0), lease_until = NULL,
+		next_run_at = ?, updated_at = ?, owner = '' WHERE owner = ? AND status = ?`,
+		string(lore.JobQueued), micros(normTime(now)), micros(s.clock()), owner, string(lore.JobRunning))
+	if err != nil {
+		return 0, wrap("release jobs", err)
+	}
+	n, err := res.RowsAffected()
+	return int(n), wrap("release jobs", err)
+}
+
+// PendingJobs counts the tenant's queued, retrying and running jobs.
+func (s *Store) PendingJobs(ctx context.Context, tenantID string) (int, error) {
+	var n int
+	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM jobs WHERE tenant_id = ? AND status IN (?, ?, ?)`,
+		tenantID, string(lore.JobQueued), string(lore.JobRetrying), string(lore.JobRunning)).Scan(&n)
+	return n, wrap("count pending jobs", err)
 }
 
 // GetJob returns a job of the tenant, or ENOTFOUND.
@@ -165,7 +191,7 @@ func queryJobs(ctx context.Context, q querier, query string, args ...any) ([]*lo
 			lease                  sql.NullInt64
 		)
 		if err := rows.Scan(&j.ID, &j.Scope.TenantID, &j.Scope.UserID, &j.Scope.AgentID, &j.Scope.RunID, &j.Kind, &eps,
-			&status, &j.Attempts, &j.MaxAttempts, &j.Error, &events, &next, &lease, &created, &updated); err != nil {
+			&status, &j.Attempts, &j.MaxAttempts, &j.Error, &events, &next, &lease, &created, &updated, &j.Owner); err != nil {
 			return nil, err
 		}
 		j.Status = lore.JobStatus(status)

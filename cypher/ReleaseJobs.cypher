@@ -1,0 +1,11 @@
+// Hands back the running jobs of a restarted process: due now, with the
+// attempt their claim spent given back.
+MATCH (j:Job {owner: $owner})
+WHERE j.status = 'running'
+SET j.status = 'queued',
+    j.attempts = CASE WHEN j.attempts > 0 THEN j.attempts - 1 ELSE 0 END,
+    j.lease_until = null,
+    j.next_run_at = $now,
+    j.updated_at = $now,
+    j.owner = ''
+RETURN count(j) AS released
