@@ -51,6 +51,10 @@ func HTTPStatus(err error) int {
 	}
 }
 
+// unavailableRetrySeconds is the Retry-After of a 503: about the time the
+// job queue takes to notice a dependency is back (ingest OutageRetry).
+const unavailableRetrySeconds = 5
+
 // writeError answers with the error's status and JSON body. Internal errors
 // are logged here, once, with the request they belong to; the caller sees
 // only "internal error".
@@ -69,6 +73,10 @@ func (s *Server) writeError(c *gin.Context, err error) {
 	}
 	if wait, ok := lore.RetryAfter(err); ok {
 		c.Header("Retry-After", strconv.Itoa(int(math.Ceil(max(wait.Seconds(), 1)))))
+	} else if status == http.StatusServiceUnavailable {
+		// A dependency is down; clients that honour this back off instead
+		// of hammering a server that is waiting for it.
+		c.Header("Retry-After", strconv.Itoa(unavailableRetrySeconds))
 	}
 	c.AbortWithStatusJSON(status, ErrorBody{Error: ErrorDetail{Code: code, Message: msg}})
 }

@@ -129,6 +129,9 @@ func TestErrorPaths(t *testing.T) {
 	if p := decode[memoryPage](t, e.must(http.StatusOK, "GET", "/v1/memories?user_id=alice", nil)); len(p.Results) != 0 {
 		t.Errorf("after failed writes alice has %d memories, want 0", len(p.Results))
 	}
+	if ra := e.do("POST", "/v1/embeddings", map[string]any{"input": "hi"}).Header().Get("Retry-After"); ra != "5" {
+		t.Errorf("503 Retry-After=%q, want 5", ra)
+	}
 	if allow := e.do("PATCH", "/v1/memories", nil).Header().Get("Allow"); !strings.Contains(allow, "GET") || !strings.Contains(allow, "POST") || !strings.Contains(allow, "DELETE") {
 		t.Errorf("405 Allow=%q, want GET, POST and DELETE", allow)
 	}

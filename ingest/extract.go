@@ -93,7 +93,7 @@ func (s *Service) extractBatch(ctx context.Context, scope lore.Scope, eps []*lor
 	}
 	ext, err := s.Extractor.Extract(ctx, lore.ExtractRequest{Scope: scope, Episodes: eps, Entities: r.cands, Facts: r.candFact})
 	if err != nil {
-		return nil, fmt.Errorf("ingest: extract: %w", err)
+		return nil, extractorFailure{fmt.Errorf("ingest: extract: %w", err)}
 	}
 	if ext == nil {
 		return nil, lore.Errorf(lore.EINTERNAL, "extractor returned no extraction and no error")

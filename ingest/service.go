@@ -46,6 +46,13 @@ type Config struct {
 	// (HTTP 429 with Retry-After) before anything is stored. Concurrent
 	// adds may overshoot it by their number. Negative: unbounded.
 	MaxPendingPerTenant int
+	// OutageRetry is the longest a job waits between tries while a
+	// dependency is unavailable (EUNAVAILABLE), so work resumes within it
+	// once the dependency is back. Within OutagePatience of a job's
+	// creation such tries spend no attempt, so an outage of any length up
+	// to it dead-letters nothing; past it they count as other failures do.
+	OutageRetry    time.Duration
+	OutagePatience time.Duration
 	// PollInterval is how often idle workers look for due jobs.
 	PollInterval time.Duration
 	// BatchSize is the number of episodes given to the extractor per call.
@@ -87,6 +94,8 @@ func DefaultConfig() Config {
 		Lease:                30 * time.Second,
 		MaxPendingPerTenant:  10000,
 		PollInterval:         time.Second,
+		OutageRetry:          5 * time.Second,
+		OutagePatience:       24 * time.Hour,
 		BatchSize:            20,
 		EmbedBatchSize:       64,
 		MaxMessages:          500,
@@ -121,6 +130,8 @@ func (c Config) withDefaults() Config {
 		c.MaxPendingPerTenant = d.MaxPendingPerTenant
 	}
 	setDur(&c.PollInterval, d.PollInterval)
+	setDur(&c.OutageRetry, d.OutageRetry)
+	setDur(&c.OutagePatience, d.OutagePatience)
 	setInt(&c.BatchSize, d.BatchSize)
 	setInt(&c.EmbedBatchSize, d.EmbedBatchSize)
 	setInt(&c.MaxMessages, d.MaxMessages)

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -81,6 +82,7 @@ func (l *tenantLimiter) release(tenant string) {
 // sleep until the poll interval passes or Add signals new work.
 func (s *Service) work(ctx context.Context, lim *tenantLimiter) {
 	cfg := s.cfg()
+	var pause time.Duration // grows while jobs meet an unavailable dependency
 	for ctx.Err() == nil {
 		job, err := lim.claim(ctx, s.Store, lore.ClaimRequest{Now: s.now(), Lease: cfg.Lease, Owner: cfg.InstanceID})
 		if err != nil && ctx.Err() == nil {
@@ -92,8 +94,22 @@ func (s *Service) work(ctx context.Context, lim *tenantLimiter) {
 			// More may be due: pass the wake-up on, so a burst of Adds
 			// fans out over the idle workers instead of queueing on one.
 			s.notify()
-			s.runJob(ctx, job)
+			outage := s.runJob(ctx, job)
 			lim.release(job.Scope.TenantID)
+			if !outage {
+				pause = 0
+				continue
+			}
+			// The next job would most likely meet the same outage: wait a
+			// little, longer each time, but never past OutageRetry, so
+			// the queue resumes soon after the dependency does.
+			pause = min(max(2*pause, cfg.PollInterval), cfg.OutageRetry)
+			t := time.NewTimer(pause)
+			select {
+			case <-ctx.Done():
+			case <-t.C:
+			}
+			t.Stop()
 			continue
 		}
 		t := time.NewTimer(cfg.PollInterval)
@@ -108,7 +124,8 @@ func (s *Service) work(ctx context.Context, lim *tenantLimiter) {
 
 // runJob runs one claimed job and stores its outcome. A job whose scope is
 // erased meanwhile is stopped and fenced (see startJob) and leaves nothing.
-func (s *Service) runJob(ctx context.Context, job *lore.Job) {
+// It reports whether the job failed because a dependency is unavailable.
+func (s *Service) runJob(ctx context.Context, job *lore.Job) (outage bool) {
 	hbCtx, stopHeartbeat := context.WithCancel(ctx)
 	var hb sync.WaitGroup
 	running := *job
@@ -122,7 +139,7 @@ func (s *Service) runJob(ctx context.Context, job *lore.Job) {
 	stopHeartbeat()
 	hb.Wait()
 	if erased {
-		return
+		return false
 	}
 	// The outcome is saved even when ctx was cancelled mid-run, so a
 	// shutdown hands the job back at once instead of after its lease.
@@ -133,6 +150,21 @@ func (s *Service) runJob(ctx context.Context, job *lore.Job) {
 		// The lease will expire and the job run again; nothing is lost.
 		s.logger().Error("ingest: save job", "job", job.ID, "tenant", job.Scope.TenantID, "status", job.Status, "err", serr)
 	}
+	return err != nil && ctx.Err() == nil && isOutage(err)
+}
+
+// extractorFailure marks an error of the extractor itself. A model
+// endpoint that fails (5xx, rate limits) keeps the usual attempts and
+// backoff: retrying it every few seconds for a day would only spend quota.
+type extractorFailure struct{ error }
+
+func (e extractorFailure) Unwrap() error { return e.error }
+
+// isOutage reports whether err is Lore's own store, index or embedder
+// being unavailable, which the queue waits out (Config.OutageRetry).
+func isOutage(err error) bool {
+	var ef extractorFailure
+	return lore.ErrorCode(err) == lore.EUNAVAILABLE && !errors.As(err, &ef)
 }
 
 // heartbeat renews a running job's lease every third of Config.Lease until
@@ -180,6 +212,13 @@ func (s *Service) settle(job *lore.Job, events []lore.MemoryEvent, err error, in
 		job.Attempts = max(job.Attempts-1, 0)
 		job.NextRunAt = now
 		job.Error = "interrupted by shutdown: " + err.Error()
+	case isOutage(err) && now.Sub(job.CreatedAt) < s.cfg().OutagePatience:
+		// A dependency is down: the job waits for it without spending an
+		// attempt, and tries again soon enough to resume promptly.
+		job.Status = lore.JobRetrying
+		job.Attempts = max(job.Attempts-1, 0)
+		job.NextRunAt = now.Add(min(s.backoff(job.Attempts+1), s.cfg().OutageRetry))
+		job.Error = err.Error()
 	case retryable(err) && job.Attempts < maxAttempts:
 		job.Status = lore.JobRetrying
 		job.NextRunAt = now.Add(s.backoff(job.Attempts))

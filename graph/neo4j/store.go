@@ -14,6 +14,7 @@
 package neo4j
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -36,7 +37,25 @@ type Config struct {
 	Username string // empty: no authentication
 	Password string
 	Database string // empty: the server's default database
+	// MaxRetryTime bounds how long the driver retries a transaction that
+	// failed transiently (a deadlock, a lost connection) before the call
+	// fails; 0 means DefaultMaxRetryTime. Short, so that while Neo4j is
+	// down requests get a prompt 503 and jobs fall back on the queue's
+	// own retry, which resumes them soon after Neo4j returns.
+	MaxRetryTime time.Duration
+	// CallTimeout bounds one store call (with its retries) when the
+	// caller's context has no deadline; 0 means DefaultCallTimeout. A
+	// connection that a network failure left half open is read from
+	// forever otherwise, and a worker stuck on it holds its job.
+	CallTimeout time.Duration
 }
+
+// DefaultCallTimeout is Config.CallTimeout's default.
+const DefaultCallTimeout = 15 * time.Second
+
+// DefaultMaxRetryTime is Config.MaxRetryTime's default. The driver's
+// retries back off 1 s, 2 s, 4 s…, so this allows three tries.
+const DefaultMaxRetryTime = 5 * time.Second
 
 // Store is a lore.Store on a Neo4j database. It is safe for concurrent use.
 type Store struct {
@@ -47,6 +66,8 @@ type Store struct {
 	// fixed set of query strings and reuses their plans.
 	rendered sync.Map
 	now      func() time.Time
+	// callTimeout is Config.CallTimeout with its default applied.
+	callTimeout time.Duration
 	// deleteBatch is how many nodes one DeleteScope transaction removes.
 	deleteBatch int
 }
@@ -79,7 +100,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		token = neo4j.BasicAuth(cfg.Username, cfg.Password, "")
 	}
 	driver, err := neo4j.NewDriverWithContext(cfg.URL, token, func(c *neo4j.Config) {
-		c.MaxTransactionRetryTime = 30 * time.Second
+		c.MaxTransactionRetryTime = cmp.Or(cfg.MaxRetryTime, DefaultMaxRetryTime)
 	})
 	if err != nil {
 		return nil, lore.Errorf(lore.EINVALID, "neo4j: bad URL %q: %v", cfg.URL, err)
@@ -89,7 +110,8 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, fmt.Errorf("neo4j: connect %s: %w: %w", cfg.URL,
 			lore.Errorf(lore.EUNAVAILABLE, "neo4j at %s is unavailable", cfg.URL), err)
 	}
-	s := &Store{driver: driver, db: cfg.Database, now: time.Now, deleteBatch: defaultDeleteBatch}
+	s := &Store{driver: driver, db: cfg.Database, now: time.Now, deleteBatch: defaultDeleteBatch,
+		callTimeout: cmp.Or(cfg.CallTimeout, DefaultCallTimeout)}
 	if err := s.parse(); err != nil {
 		_ = driver.Close(ctx)
 		return nil, err
@@ -313,6 +335,8 @@ func (r txRunner) run(name string, sh shape, params map[string]any) ([]*neo4j.Re
 // transient errors (deadlocks, leader changes). Under a fenced context
 // (lore.WithFence) the transaction checks the fence first (checkFence).
 func write[T any](ctx context.Context, s *Store, op string, work func(r txRunner) (T, error)) (T, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: neo4j.AccessModeWrite})
 	defer sess.Close(ctx)
 	out, err := neo4j.ExecuteWrite(ctx, sess, func(tx neo4j.ManagedTransaction) (T, error) {
@@ -323,17 +347,40 @@ func write[T any](ctx context.Context, s *Store, op string, work func(r txRunner
 		}
 		return work(r)
 	})
-	return out, wrap(op, err)
+	return out, s.wrapCall(ctx, op, err)
+}
+
+// bound gives a call without a deadline the store's CallTimeout.
+func (s *Store) bound(ctx context.Context) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok {
+		return ctx, func() {}
+	}
+	return context.WithTimeoutCause(ctx, s.callTimeout, errCallTimeout)
+}
+
+// errCallTimeout is the cause of a call that outlived CallTimeout.
+var errCallTimeout = errors.New("neo4j call timeout")
+
+// wrapCall is wrap, with a call that outlived CallTimeout (not the
+// caller's own deadline) reported as EUNAVAILABLE, so that the job queue
+// retries it as an outage.
+func (s *Store) wrapCall(ctx context.Context, op string, err error) error {
+	if err != nil && errors.Is(context.Cause(ctx), errCallTimeout) {
+		return fmt.Errorf("neo4j: %s: %w: %w", op, lore.Errorf(lore.EUNAVAILABLE, "neo4j did not answer within %v", s.callTimeout), err)
+	}
+	return wrap(op, err)
 }
 
 // read runs work in a read transaction.
 func read[T any](ctx context.Context, s *Store, op string, work func(r txRunner) (T, error)) (T, error) {
+	ctx, cancel := s.bound(ctx)
+	defer cancel()
 	sess := s.driver.NewSession(ctx, neo4j.SessionConfig{DatabaseName: s.db, AccessMode: neo4j.AccessModeRead})
 	defer sess.Close(ctx)
 	out, err := neo4j.ExecuteRead(ctx, sess, func(tx neo4j.ManagedTransaction) (T, error) {
 		return work(txRunner{s: s, ctx: ctx, tx: tx})
 	})
-	return out, wrap(op, err)
+	return out, s.wrapCall(ctx, op, err)
 }
 
 // wrap gives an error the place it happened and, where Neo4j's meaning is

@@ -365,8 +365,18 @@ func wrapErr(err error) error {
 		return err
 	}
 	if cause := e.DerivedFromError; cause != nil {
+		// The GraphQL client wraps its transport's client error in a
+		// second one, and the type has no Unwrap: look through it.
+		var inner *fault.WeaviateClientError
+		if errors.As(cause, &inner) {
+			return wrapErr(cause)
+		}
+		// A refused, reset or dropped connection (net.OpError, or a
+		// url.Error from the transport, such as EOF when the server went
+		// away mid-request) is an outage; our own cancellation is not.
 		var opErr *net.OpError
-		if errors.As(cause, &opErr) && !errors.Is(cause, context.Canceled) && !errors.Is(cause, context.DeadlineExceeded) {
+		var urlErr *url.Error
+		if (errors.As(cause, &opErr) || errors.As(cause, &urlErr)) && !errors.Is(cause, context.Canceled) && !errors.Is(cause, context.DeadlineExceeded) {
 			return fmt.Errorf("%w: %w", lore.Errorf(lore.EUNAVAILABLE, "weaviate is unavailable"), cause)
 		}
 		return cause
