@@ -120,4 +120,8 @@ type ClaimRequest struct {
 	// that the same process, restarted after a crash, can take its jobs
 	// back at once (JobLeases.ReleaseJobs) instead of waiting out the lease.
 	Owner string
+	// MaxPerTenant, when positive, skips tenants that already have that
+	// many running jobs under unexpired leases, whichever process runs
+	// them: the store enforces the per-tenant limit across processes.
+	MaxPerTenant int
 }

@@ -123,7 +123,10 @@ func TestBackendOutages(t *testing.T) {
 	cfg.OutageRetry = time.Second
 	s := &Service{Store: st, Index: idx, Embedder: hashEmbedder{name: "hash", dim: 384}, Extractor: rules.New(), Config: cfg, Logger: quietLogger()}
 	scope := lore.Scope{TenantID: "outage-" + uuid.NewString(), UserID: "u"}
-	t.Cleanup(func() { _, _ = st.DeleteScope(context.Background(), scope); _ = idx.DeleteScope(context.Background(), scope) })
+	t.Cleanup(func() {
+		_, _ = st.DeleteScope(context.Background(), scope)
+		_ = idx.DeleteScope(context.Background(), scope)
+	})
 	wctx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { _ = s.RunWorkers(wctx); close(done) }()

@@ -22,8 +22,9 @@ import (
 type Config struct {
 	// Workers is the number of background workers RunWorkers starts.
 	Workers int
-	// PerTenantConcurrency bounds the jobs of one tenant that run at once in
-	// this process, so one busy tenant cannot starve the others.
+	// PerTenantConcurrency bounds the jobs of one tenant that run at once,
+	// so one busy tenant cannot starve the others. The store enforces it
+	// across every process sharing the queue (ClaimRequest.MaxPerTenant).
 	PerTenantConcurrency int
 	// MaxAttempts is how many times a job runs before it is dead-lettered.
 	MaxAttempts int

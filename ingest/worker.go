@@ -84,7 +84,8 @@ func (s *Service) work(ctx context.Context, lim *tenantLimiter) {
 	cfg := s.cfg()
 	var pause time.Duration // grows while jobs meet an unavailable dependency
 	for ctx.Err() == nil {
-		job, err := lim.claim(ctx, s.Store, lore.ClaimRequest{Now: s.now(), Lease: cfg.Lease, Owner: cfg.InstanceID})
+		job, err := lim.claim(ctx, s.Store, lore.ClaimRequest{Now: s.now(), Lease: cfg.Lease, Owner: cfg.InstanceID,
+			MaxPerTenant: cfg.PerTenantConcurrency})
 		if err != nil && ctx.Err() == nil {
 			// The store is unreachable; there is no job to record this on,
 			// so it is logged, and the worker tries again after a poll.

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -192,6 +193,57 @@ func runJobs(s suite, st lore.Store) {
 			// The other owner's job is still leased.
 			_, err = claimOwn(ctx, st, sc.TenantID, lore.ClaimRequest{Now: t0.Add(time.Minute), Lease: time.Hour, Owner: me})
 			wantCode(t, "ClaimJob of another owner's leased job", err, lore.ENOTFOUND)
+		})
+
+		run("MaxPerTenantAcrossClaimers", func(t *testing.T) {
+			ctx := ctxFor(t)
+			busy, other := userScope(), userScope()
+			cleanupStore(t, st, busy)
+			cleanupStore(t, st, other)
+			t0 := jobEpoch()
+			var busyJobs []*lore.Job
+			for i := range 3 {
+				j := newJob(busy, t0.Add(time.Duration(i)*time.Second), t0)
+				must(t, "EnqueueJob busy", st.EnqueueJob(ctx, j))
+				busyJobs = append(busyJobs, j)
+			}
+			otherJob := newJob(other, t0.Add(10*time.Second), t0)
+			must(t, "EnqueueJob other", st.EnqueueJob(ctx, otherJob))
+			// Two claimers (processes) with their own SkipTenants: the
+			// store alone keeps the busy tenant at two running jobs.
+			ours := map[string]bool{busy.TenantID: true, other.TenantID: true}
+			claim := func(owner string) (*lore.Job, error) {
+				req := lore.ClaimRequest{Now: t0, Lease: time.Hour, Owner: owner, MaxPerTenant: 2}
+				for range 1000 {
+					job, err := st.ClaimJob(ctx, req)
+					if err != nil || ours[job.Scope.TenantID] {
+						return job, err
+					}
+					req.SkipTenants = append(req.SkipTenants, job.Scope.TenantID)
+				}
+				return nil, lore.Errorf(lore.EINTERNAL, "too many foreign tenants")
+			}
+			var got []string
+			for i, owner := range []string{"p1", "p2", "p1"} {
+				job, err := claim(owner)
+				must(t, fmt.Sprintf("claim %d", i), err)
+				got = append(got, job.ID)
+			}
+			want := []string{busyJobs[0].ID, busyJobs[1].ID, otherJob.ID}
+			if !slices.Equal(got, want) {
+				t.Errorf("claims=%v, want %v (the busy tenant's first two, then the other tenant)", got, want)
+			}
+			_, err := claim("p2")
+			wantCode(t, "claiming a third job of a tenant with two running", err, lore.ENOTFOUND)
+			done, err := st.GetJob(ctx, busy.TenantID, busyJobs[0].ID)
+			must(t, "GetJob", err)
+			done.Status, done.LeaseUntil = lore.JobDone, nil
+			must(t, "SaveJob done", st.SaveJob(ctx, done))
+			job, err := claimOwn(ctx, st, busy.TenantID, lore.ClaimRequest{Now: t0, Lease: time.Hour, MaxPerTenant: 2})
+			must(t, "claim after one finished", err)
+			if job.ID != busyJobs[2].ID {
+				t.Errorf("after one finished claimed %q, want the busy tenant's third %q", job.ID, busyJobs[2].ID)
+			}
 		})
 
 		run("PendingJobs", func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -75,9 +76,10 @@ func (s *Store) ClaimJob(ctx context.Context, req lore.ClaimRequest) (*lore.Job,
 	now = now.UTC()
 	params := map[string]any{
 		"now": now, "lease_until": now.Add(req.Lease), "skip_tenants": stringsParam(req.SkipTenants),
-		"owner": req.Owner,
+		"owner": req.Owner, "max_per_tenant": int64(req.MaxPerTenant),
 	}
-	for range claimRetries {
+	skip := slices.Clone(req.SkipTenants)
+	for tries := 0; tries < claimRetries; {
 		c, err := write(ctx, s, "claim job", func(r txRunner) (claim, error) {
 			recs, err := r.run("ClaimJob", shape{}, params)
 			if err != nil || len(recs) == 0 {
@@ -92,7 +94,8 @@ func (s *Store) ClaimJob(ctx context.Context, req lore.ClaimRequest) (*lore.Job,
 				return claim{}, err
 			}
 			ok, _ := recs[0].Get("claimed")
-			return claim{job: job, claimed: ok == true}, nil
+			room, _ := recs[0].Get("room")
+			return claim{job: job, claimed: ok == true, full: room == false}, nil
 		})
 		if err != nil {
 			return nil, err
@@ -103,7 +106,14 @@ func (s *Store) ClaimJob(ctx context.Context, req lore.ClaimRequest) (*lore.Job,
 		if c.claimed {
 			return c.job, nil
 		}
+		if c.full {
+			// The tenant is at its limit across processes: look past it.
+			skip = append(skip, c.job.Scope.TenantID)
+			params["skip_tenants"] = stringsParam(skip)
+			continue
+		}
 		// Another worker claimed the same job first; look for the next one.
+		tries++
 	}
 	return nil, lore.Errorf(lore.ENOTFOUND, "no job could be claimed after %d tries", claimRetries)
 }
@@ -112,6 +122,7 @@ func (s *Store) ClaimJob(ctx context.Context, req lore.ClaimRequest) (*lore.Job,
 type claim struct {
 	job     *lore.Job
 	claimed bool
+	full    bool // the job's tenant has MaxPerTenant jobs running
 }
 
 // SaveJob stores a job's status, attempts, error, events, NextRunAt and

@@ -68,6 +68,9 @@ func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteS
 	if stmt != "" {
 		_, err := write(ctx, s, "delete scope", func(r txRunner) (struct{}, error) {
 			_, err := r.run(stmt, shape{}, params)
+			if err == nil && stmt == "DeleteTenantUsers" {
+				_, err = r.run("DeleteTenantJobLock", shape{}, params)
+			}
 			return struct{}{}, err
 		})
 		if err != nil {

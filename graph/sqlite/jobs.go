@@ -62,7 +62,7 @@ func (s *Store) ClaimJob(ctx context.Context, req lore.ClaimRequest) (*lore.Job,
 	now := micros(req.Now)
 	var out *lore.Job
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		q, args := claimQuery(now, req.SkipTenants)
+		q, args := claimQuery(now, req.SkipTenants, req.MaxPerTenant)
 		jobs, err := queryJobs(ctx, tx, q, args...)
 		if err != nil {
 			return err
@@ -83,13 +83,20 @@ func (s *Store) ClaimJob(ctx context.Context, req lore.ClaimRequest) (*lore.Job,
 }
 
 // claimQuery returns the statement selecting the oldest job due at now
-// (microseconds) outside the skipped tenants.
-func claimQuery(now int64, skip []string) (string, []any) {
+// (microseconds) outside the skipped tenants and, with maxPerTenant > 0,
+// outside tenants that many jobs are running for under live leases. The
+// claim runs in the single writer's transaction, so the count cannot go
+// stale before the update.
+func claimQuery(now int64, skip []string, maxPerTenant int) (string, []any) {
 	var w where
 	w.add(`((status IN (?, ?) AND next_run_at <= ?) OR (status = ? AND lease_until <= ?))`,
 		string(lore.JobQueued), string(lore.JobRetrying), now, string(lore.JobRunning), now)
 	if len(skip) > 0 {
 		w.add("tenant_id NOT IN ("+placeholders(len(skip))+")", anys(skip)...)
+	}
+	if maxPerTenant > 0 {
+		w.add(`tenant_id NOT IN (SELECT tenant_id FROM jobs WHERE status = ? AND lease_until > ?
+			GROUP BY tenant_id HAVING COUNT(*) >= ?)`, string(lore.JobRunning), now, maxPerTenant)
 	}
 	return `SELECT ` + jobColumns + ` FROM jobs WHERE ` + w.sql() + ` ORDER BY created_at, id LIMIT 1`, w.args
 }
