@@ -53,6 +53,13 @@ func HTTPStatus(err error) int {
 // are logged here, once, with the request they belong to; the caller sees
 // only "internal error".
 func (s *Server) writeError(c *gin.Context, err error) {
+	status, body := s.errorBody(c, err)
+	c.AbortWithStatusJSON(status, body)
+}
+
+// errorBody returns the status and body that answer err, logging an
+// internal error once.
+func (s *Server) errorBody(c *gin.Context, err error) (int, ErrorBody) {
 	status := HTTPStatus(err)
 	code, msg := lore.ErrorCode(err), lore.ErrorMessage(err)
 	if status == http.StatusInternalServerError {
@@ -65,5 +72,5 @@ func (s *Server) writeError(c *gin.Context, err error) {
 			slog.String("request_id", c.GetString(requestIDKey)),
 			slog.String("error", err.Error()))
 	}
-	c.AbortWithStatusJSON(status, ErrorBody{Error: ErrorDetail{Code: code, Message: msg}})
+	return status, ErrorBody{Error: ErrorDetail{Code: code, Message: msg}}
 }
