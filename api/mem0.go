@@ -35,14 +35,17 @@ const mem0ListCap = 10000
 // mem0ScopeCap bounds how many scopes the entity listing reads.
 const mem0ScopeCap = 10000
 
-// mem0Ping answers the SDK's key check on construction.
+// mem0Ping answers the SDK's key check on construction. The SDK refuses
+// to start without an org_id and a project_id: both are the key's tenant,
+// mem0's organisations and projects having no other counterpart in Lore
+// (their management routes are not served).
 func (s *Server) mem0Ping(c *gin.Context) {
 	tenant, err := s.tenant(c, "")
 	if err != nil {
 		s.mem0Error(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, gin.H{"status": "ok", "org_id": nil, "project_id": nil, "user_email": nil, "tenant_id": tenant})
+	c.JSON(http.StatusOK, gin.H{"status": "ok", "org_id": tenant, "project_id": tenant, "user_email": nil, "tenant_id": tenant})
 }
 
 // mem0Unsupported refuses mem0 options Lore cannot honour, naming the
