@@ -826,7 +826,7 @@ func (s *Server) mem0Entities(c *gin.Context) {
 }
 
 // mem0DeleteEntity answers DELETE /v2/entities/{type}/{name}/: it erases a
-// user, or every scope of an agent or a run.
+// user, an agent's own memories, or a run in every scope that has it.
 func (s *Server) mem0DeleteEntity(c *gin.Context) {
 	if err := s.eraseEntity(c, c.Param("type"), c.Param("name")); err != nil {
 		s.mem0Error(c, err)
@@ -835,22 +835,28 @@ func (s *Server) mem0DeleteEntity(c *gin.Context) {
 	c.JSON(http.StatusOK, gin.H{"message": "Entity deleted successfully."})
 }
 
-// eraseEntity erases everything of a user, agent or run that the request's
-// key may see.
+// eraseEntity erases a user, an agent's own memories (stored with no
+// user), or a run wherever the request's key sees it.
 func (s *Server) eraseEntity(c *gin.Context, typ, name string) error {
 	if err := lore.ValidateID("entity_id", name); err != nil {
 		return err
 	}
 	ctx := c.Request.Context()
 	switch typ {
-	case "user":
-		scope, err := s.scope(c, scopeParams{UserID: name})
+	case "user", "agent":
+		// An agent's erase follows Lore's scope rule: the agent's own
+		// memories, never those of the users who talk to it.
+		p := scopeParams{UserID: name}
+		if typ == "agent" {
+			p = scopeParams{AgentID: name}
+		}
+		scope, err := s.scope(c, p)
 		if err != nil {
 			return err
 		}
 		_, err = s.Ingest.Erase(ctx, scope)
 		return err
-	case "agent", "run":
+	case "run":
 	case "app":
 		return lore.Errorf(lore.EINVALID, "entity type app is not supported: Lore has no apps")
 	default:
@@ -861,14 +867,10 @@ func (s *Server) eraseEntity(c *gin.Context, typ, name string) error {
 		return err
 	}
 	for _, sum := range scopes {
-		sc := sum.Scope
-		if (typ == "agent" && sc.AgentID != name) || (typ == "run" && sc.RunID != name) {
+		if sum.Scope.RunID != name {
 			continue
 		}
-		if typ == "agent" {
-			sc.RunID = ""
-		}
-		if _, err := s.Ingest.Erase(ctx, sc); err != nil {
+		if _, err := s.Ingest.Erase(ctx, sum.Scope); err != nil {
 			return err
 		}
 	}
