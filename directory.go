@@ -31,3 +31,13 @@ type Directory interface {
 	// most limit of them.
 	Scopes(ctx context.Context, tenantID string, limit int) ([]ScopeSummary, error)
 }
+
+// QueueCounter counts unfinished jobs, for the queue-depth gauge of
+// /metrics. Implementations: graph/sqlite and graph/neo4j;
+// storetest.RunDirectory covers both.
+type QueueCounter interface {
+	// CountJobs returns how many of the tenant's jobs (every tenant's for
+	// "") are queued, running and retrying, by state; states with none are
+	// absent.
+	CountJobs(ctx context.Context, tenantID string) (map[JobStatus]int, error)
+}

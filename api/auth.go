@@ -115,6 +115,9 @@ func (a *Auth) Middleware(next http.Handler) http.Handler {
 		if err == nil && strings.HasPrefix(r.URL.Path, "/v1/keys") && !key.Admin {
 			err = lore.Errorf(lore.EFORBIDDEN, "managing keys needs an admin key")
 		}
+		if err == nil && r.URL.Path == "/metrics" && !key.Admin {
+			err = lore.Errorf(lore.EFORBIDDEN, "reading metrics needs an admin key")
+		}
 		if err == nil && strings.HasPrefix(r.URL.Path, "/v1/tenants/") && !key.Admin {
 			err = lore.Errorf(lore.EFORBIDDEN, "erasing a tenant needs an admin key")
 		}

@@ -8,7 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/metrics"
 )
 
 // authEnv is a testEnv whose server requires keys, with a fixed clock.
@@ -85,6 +88,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 	acc := decode[addAccepted](t, ae.must(http.StatusAccepted, "POST", "/v1/memories", map[string]any{
 		"tenant_id": "acme", "user_id": "alice", "messages": []map[string]any{{"role": "user", "content": "I work at Acme."}}}))
 	ae.srv.Middleware = []func(http.Handler) http.Handler{ae.auth.Middleware}
+	ae.srv.Metrics = metrics.New(prometheus.NewRegistry())
 
 	past := ae.now.Add(-time.Minute)
 	right := ae.key(lore.APIKey{TenantID: "acme", UserID: "alice", Admin: true})
@@ -150,6 +154,9 @@ func TestAuthorizationMatrix(t *testing.T) {
 		{"GET", "/v1/entities/", nil, http.StatusOK, true},
 		{"DELETE", "/v1/memories/?user_id=alice&run_id=nothing-here", nil, http.StatusOK, false},
 		{"DELETE", "/v2/entities/user/alice/", nil, http.StatusOK, false},
+		// Observability (observe.go): metrics need an admin key.
+		{"GET", "/metrics", nil, http.StatusOK, false},
+		{"GET", "/v1/usage", nil, http.StatusOK, true},
 		// Last: the right key erases the whole tenant.
 		{"DELETE", "/v1/tenants/acme", nil, http.StatusOK, false},
 	}

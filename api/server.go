@@ -40,6 +40,14 @@ type Server struct {
 	// Auth holds the API keys that /v1/keys manages; nil answers those
 	// routes 503. Its Middleware belongs in Middleware.
 	Auth *Auth
+	// Metrics records every request and serves GET /metrics; nil answers
+	// that route 503.
+	Metrics Metrics
+	// Usage returns the LLM extractor's usage by tenant for GET /v1/usage;
+	// nil when the server extracts without an LLM. Started is when the
+	// counts began.
+	Usage   func() map[string]LLMUsage
+	Started time.Time
 }
 
 func (s *Server) logger() *slog.Logger {
@@ -129,6 +137,10 @@ func (s *Server) engine() *gin.Engine {
 	r.GET("/v1/entities/", s.mem0Entities)
 	r.DELETE("/v2/entities/:type/:name/", s.mem0DeleteEntity)
 	r.GET("/v1/event/:id/", s.mem0Event)
+
+	// Observability (observe.go).
+	r.GET("/metrics", s.metrics)
+	r.GET("/v1/usage", s.usage)
 	return r
 }
 
@@ -160,6 +172,9 @@ func (s *Server) logRequests(c *gin.Context) {
 	route := c.FullPath()
 	if route == "" {
 		route = "unmatched"
+	}
+	if s.Metrics != nil {
+		s.Metrics.ObserveHTTP(c.Request.Method, route, c.Writer.Status(), time.Since(start))
 	}
 	s.logger().LogAttrs(c.Request.Context(), slog.LevelInfo, "http request",
 		slog.String("method", c.Request.Method),

@@ -12,10 +12,11 @@ import (
 type DirectoryStore interface {
 	lore.Store
 	lore.Directory
+	lore.QueueCounter
 }
 
-// RunDirectory runs the conformance suite for lore.Directory against one
-// backend. open is called once and registers its own cleanup.
+// RunDirectory runs the conformance suite for lore.Directory and
+// lore.QueueCounter against one backend. open is called once and registers its own cleanup.
 func RunDirectory(t *testing.T, backend string, open func(testing.TB) DirectoryStore) {
 	t.Helper()
 	st := open(t)
@@ -86,5 +87,30 @@ func RunDirectory(t *testing.T, backend string, open func(testing.TB) DirectoryS
 		}
 		_, err = st.Scopes(ctx, "", 10)
 		wantCode(t, "Scopes(no tenant)", err, lore.EINVALID)
+	})
+
+	s.run("Directory/CountJobs", func(t *testing.T) {
+		ctx := ctxFor(t)
+		sc := userScope()
+		cleanupStore(t, st, sc)
+		statuses := []lore.JobStatus{lore.JobQueued, lore.JobQueued, lore.JobRetrying, lore.JobDone, lore.JobFailed}
+		for _, status := range statuses {
+			job := &lore.Job{Scope: sc, Kind: "extract", EpisodeIDs: []string{"e"}, Status: lore.JobQueued, MaxAttempts: 3, NextRunAt: baseTime, CreatedAt: baseTime}
+			must(t, "EnqueueJob", st.EnqueueJob(ctx, job))
+			if status != lore.JobQueued {
+				job.Status = status
+				must(t, "SaveJob", st.SaveJob(ctx, job))
+			}
+		}
+		got, err := st.CountJobs(ctx, sc.TenantID)
+		must(t, "CountJobs", err)
+		if fmt.Sprint(got) != fmt.Sprint(map[lore.JobStatus]int{lore.JobQueued: 2, lore.JobRetrying: 1}) {
+			t.Errorf("CountJobs=%v, want 2 queued and 1 retrying", got)
+		}
+		all, err := st.CountJobs(ctx, "")
+		must(t, "CountJobs(all tenants)", err)
+		if all[lore.JobQueued] < 2 {
+			t.Errorf("CountJobs(all)=%v, want at least this tenant's 2 queued", all)
+		}
 	})
 }

@@ -60,3 +60,21 @@ func (s *Store) Scopes(ctx context.Context, tenantID string, limit int) ([]lore.
 		return out, nil
 	})
 }
+
+var _ lore.QueueCounter = (*Store)(nil)
+
+// CountJobs counts the unfinished jobs by state.
+func (s *Store) CountJobs(ctx context.Context, tenantID string) (map[lore.JobStatus]int, error) {
+	return read(ctx, s, "count jobs", func(r txRunner) (map[lore.JobStatus]int, error) {
+		recs, err := r.run("CountJobs", shape{}, map[string]any{"tenant_id": tenantID})
+		if err != nil {
+			return nil, err
+		}
+		out := map[lore.JobStatus]int{}
+		for _, rec := range recs {
+			p := props(rec.AsMap())
+			out[lore.JobStatus(p.str("status"))] = p.int("n")
+		}
+		return out, nil
+	})
+}

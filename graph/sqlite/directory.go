@@ -79,3 +79,26 @@ func (s *Store) Scopes(ctx context.Context, tenantID string, limit int) ([]lore.
 	}
 	return out, nil
 }
+
+var _ lore.QueueCounter = (*Store)(nil)
+
+// CountJobs counts the unfinished jobs by state, on the jobs_due index.
+func (s *Store) CountJobs(ctx context.Context, tenantID string) (map[lore.JobStatus]int, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT status, COUNT(*) FROM jobs
+		WHERE status IN ('queued', 'running', 'retrying') AND (? = '' OR tenant_id = ?)
+		GROUP BY status`, tenantID, tenantID)
+	if err != nil {
+		return nil, wrap("count jobs", err)
+	}
+	defer rows.Close()
+	out := map[lore.JobStatus]int{}
+	for rows.Next() {
+		var st string
+		var n int
+		if err := rows.Scan(&st, &n); err != nil {
+			return nil, wrap("count jobs", err)
+		}
+		out[lore.JobStatus(st)] = n
+	}
+	return out, wrap("count jobs", rows.Err())
+}
