@@ -13,7 +13,8 @@ import (
 	"github.com/lore-memory/lore"
 )
 
-// Auth authenticates requests with API keys (Authorization: Bearer lore_…)
+// Auth authenticates requests with API keys (Authorization: Bearer lore_…,
+// or Token lore_… as mem0's SDKs send it)
 // and applies the per-key rate limit. Its Middleware is the one place that
 // reads keys; handlers see the key only through the scope it fixes (see
 // Server.scope) and never check keys themselves.
@@ -114,6 +115,9 @@ func (a *Auth) Middleware(next http.Handler) http.Handler {
 		if err == nil && strings.HasPrefix(r.URL.Path, "/v1/keys") && !key.Admin {
 			err = lore.Errorf(lore.EFORBIDDEN, "managing keys needs an admin key")
 		}
+		if err == nil && r.URL.Path == "/metrics" && !key.Admin {
+			err = lore.Errorf(lore.EFORBIDDEN, "reading metrics needs an admin key")
+		}
 		if err == nil && strings.HasPrefix(r.URL.Path, "/v1/tenants/") && !key.Admin {
 			err = lore.Errorf(lore.EFORBIDDEN, "erasing a tenant needs an admin key")
 		}
@@ -136,8 +140,9 @@ func (a *Auth) authenticate(ctx context.Context, r *http.Request) (*lore.APIKey,
 	}
 	scheme, token, ok := strings.Cut(h, " ")
 	token = strings.TrimSpace(token)
-	if !ok || !strings.EqualFold(scheme, "Bearer") || !lore.LooksLikeKey(token) {
-		return nil, lore.Errorf(lore.EUNAUTHORIZED, "the Authorization header must be Bearer and a Lore API key (lore_…)")
+	// "Token" is the scheme mem0's SDKs send; it carries the same key.
+	if !ok || !(strings.EqualFold(scheme, "Bearer") || strings.EqualFold(scheme, "Token")) || !lore.LooksLikeKey(token) {
+		return nil, lore.Errorf(lore.EUNAUTHORIZED, "the Authorization header must be Bearer (or Token) and a Lore API key (lore_…)")
 	}
 	key, err := a.Keys.KeyByHash(ctx, lore.KeyHash(a.Secret, token))
 	if lore.ErrorCode(err) == lore.ENOTFOUND {

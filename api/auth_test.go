@@ -8,7 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/metrics"
 )
 
 // authEnv is a testEnv whose server requires keys, with a fixed clock.
@@ -81,10 +84,11 @@ func TestAuthorizationMatrix(t *testing.T) {
 			"tenant_id": "acme", "user_id": "alice", "infer": false, "messages": []map[string]any{{"role": "user", "content": text}}})
 		return decode[addDone](t, rec).EpisodeIDs[0]
 	}
-	epID, doomedID := add("I live in Paris."), add("Delete me.")
+	epID, doomedID, mem0Doomed := add("I live in Paris."), add("Delete me."), add("Delete me through mem0.")
 	acc := decode[addAccepted](t, ae.must(http.StatusAccepted, "POST", "/v1/memories", map[string]any{
 		"tenant_id": "acme", "user_id": "alice", "messages": []map[string]any{{"role": "user", "content": "I work at Acme."}}}))
 	ae.srv.Middleware = []func(http.Handler) http.Handler{ae.auth.Middleware}
+	ae.srv.Metrics = metrics.New(prometheus.NewRegistry())
 
 	past := ae.now.Add(-time.Minute)
 	right := ae.key(lore.APIKey{TenantID: "acme", UserID: "alice", Admin: true})
@@ -129,6 +133,30 @@ func TestAuthorizationMatrix(t *testing.T) {
 		{"POST", "/v1/keys", map[string]any{"user_id": "carol"}, http.StatusCreated, false},
 		{"GET", "/v1/keys", nil, http.StatusOK, false},
 		{"DELETE", "/v1/keys/" + throwawayKey.ID, nil, http.StatusOK, false},
+		// mem0 compatibility (mem0.go). The id routes and the event name the
+		// user so that a key pinned to another gets 403, not 404.
+		{"GET", "/v1/ping/", nil, http.StatusOK, true},
+		{"POST", "/v3/memories/add/", msg, http.StatusOK, false},
+		{"POST", "/v1/memories/", msg, http.StatusOK, false},
+		{"POST", "/v3/memories/search/", map[string]any{"query": "Paris", "filters": map[string]any{"user_id": "alice"}}, http.StatusOK, false},
+		{"POST", "/v2/memories/search/", map[string]any{"query": "Paris", "filters": map[string]any{"AND": []any{map[string]any{"user_id": "alice"}}}}, http.StatusOK, false},
+		{"POST", "/v1/memories/search/", map[string]any{"query": "Paris", "user_id": "alice"}, http.StatusOK, false},
+		{"GET", "/v1/memories/?user_id=alice", nil, http.StatusOK, false},
+		{"POST", "/v3/memories/", map[string]any{"filters": map[string]any{"user_id": "alice"}}, http.StatusOK, false},
+		{"POST", "/v2/memories/", map[string]any{"filters": map[string]any{"user_id": "alice"}}, http.StatusOK, false},
+		{"GET", "/v1/memories/" + epID + "/?user_id=alice", nil, http.StatusOK, false},
+		{"PUT", "/v1/memories/" + epID + "/?user_id=alice", map[string]any{"text": "I live in Nice."}, http.StatusOK, false},
+		{"DELETE", "/v1/memories/" + mem0Doomed + "/?user_id=alice", nil, http.StatusOK, false},
+		{"GET", "/v1/memories/" + epID + "/history/?user_id=alice", nil, http.StatusOK, false},
+		{"GET", "/v1/event/" + acc.JobID + "/?user_id=alice", nil, http.StatusOK, false},
+		// A pinned key lists its own entities only, so another user's key
+		// may call it.
+		{"GET", "/v1/entities/", nil, http.StatusOK, true},
+		{"DELETE", "/v1/memories/?user_id=alice&run_id=nothing-here", nil, http.StatusOK, false},
+		{"DELETE", "/v2/entities/user/alice/", nil, http.StatusOK, false},
+		// Observability (observe.go): metrics need an admin key.
+		{"GET", "/metrics", nil, http.StatusOK, false},
+		{"GET", "/v1/usage", nil, http.StatusOK, true},
 		// Last: the right key erases the whole tenant.
 		{"DELETE", "/v1/tenants/acme", nil, http.StatusOK, false},
 	}
@@ -158,6 +186,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		p := regexp.MustCompile(`:[a-z_]+`).ReplaceAllString(r.Path, "ID")
 		p = strings.Replace(p, "/users/ID/", "/users/alice/", 1)
 		p = strings.Replace(p, "/tenants/ID", "/tenants/acme", 1)
+		p = strings.Replace(p, "/entities/ID/ID/", "/entities/user/alice/", 1)
 		if !covered[r.Method+" "+p] && !publicPaths[r.Path] {
 			t.Errorf("route %s %s is not in the authorization matrix", r.Method, r.Path)
 		}

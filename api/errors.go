@@ -59,6 +59,13 @@ const unavailableRetrySeconds = 5
 // are logged here, once, with the request they belong to; the caller sees
 // only "internal error".
 func (s *Server) writeError(c *gin.Context, err error) {
+	status, body := s.errorBody(c, err)
+	c.AbortWithStatusJSON(status, body)
+}
+
+// errorBody returns the status and body that answer err, logging an
+// internal error once.
+func (s *Server) errorBody(c *gin.Context, err error) (int, ErrorBody) {
 	status := HTTPStatus(err)
 	code, msg := lore.ErrorCode(err), lore.ErrorMessage(err)
 	if status == http.StatusInternalServerError {
@@ -78,5 +85,5 @@ func (s *Server) writeError(c *gin.Context, err error) {
 		// of hammering a server that is waiting for it.
 		c.Header("Retry-After", strconv.Itoa(unavailableRetrySeconds))
 	}
-	c.AbortWithStatusJSON(status, ErrorBody{Error: ErrorDetail{Code: code, Message: msg}})
+	return status, ErrorBody{Error: ErrorDetail{Code: code, Message: msg}}
 }

@@ -467,24 +467,32 @@ func (s *Server) updateMemory(c *gin.Context) {
 		s.writeError(c, lore.Errorf(lore.EINVALID, "memory %q is an episode; subject, predicate and object apply to facts only", ep.ID))
 		return
 	}
-	updated, err := s.Store.UpdateEpisode(ctx, scope, ep.ID, lore.EpisodeUpdate{Content: text, Metadata: req.Metadata, Actor: apiActor, Reason: "updated through the API"})
+	updated, err := s.changeEpisode(ctx, scope, ep, text, req.Metadata)
 	if err != nil {
 		s.writeError(c, err)
 		return
+	}
+	c.JSON(http.StatusOK, episodeMemory(updated))
+}
+
+// changeEpisode updates an episode's content or metadata and indexes it
+// anew.
+func (s *Server) changeEpisode(ctx context.Context, scope lore.Scope, ep *lore.Episode, text *string, md map[string]any) (*lore.Episode, error) {
+	updated, err := s.Store.UpdateEpisode(ctx, scope, ep.ID, lore.EpisodeUpdate{Content: text, Metadata: md, Actor: apiActor, Reason: "updated through the API"})
+	if err != nil {
+		return nil, err
 	}
 	// The new content may be split into passages otherwise than the old:
 	// every document the episode may have goes before it is indexed anew.
 	stale := append(ingest.EpisodeDocIDs(ep), ingest.EpisodeDocIDs(updated)...)
 	slices.Sort(stale)
 	if err := s.Index.Delete(ctx, scope, slices.Compact(stale)); err != nil {
-		s.writeError(c, fmt.Errorf("api: unindex episode %s: %w", updated.ID, err))
-		return
+		return nil, fmt.Errorf("api: unindex episode %s: %w", updated.ID, err)
 	}
 	if err := s.Ingest.IndexEpisodes(ctx, []*lore.Episode{updated}); err != nil {
-		s.writeError(c, fmt.Errorf("api: reindex episode %s: %w", updated.ID, err))
-		return
+		return nil, fmt.Errorf("api: reindex episode %s: %w", updated.ID, err)
 	}
-	c.JSON(http.StatusOK, episodeMemory(updated))
+	return updated, nil
 }
 
 // deleted is the answer of DELETE /v1/memories/{id}.
@@ -500,13 +508,23 @@ func (s *Server) deleteMemory(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	ctx := c.Request.Context()
-	f, ep, err := s.findMemory(ctx, scope, c.Param("id"))
+	id := c.Param("id")
+	kind, err := s.removeMemory(c.Request.Context(), scope, id)
 	if err != nil {
 		s.writeError(c, err)
 		return
 	}
-	id, kind := c.Param("id"), lore.KindEpisode
+	c.JSON(http.StatusOK, deleted{ID: id, Type: kind, Event: lore.EventDelete})
+}
+
+// removeMemory deletes the scope's fact or episode id from the store and
+// the index, and returns its kind.
+func (s *Server) removeMemory(ctx context.Context, scope lore.Scope, id string) (lore.DocKind, error) {
+	f, ep, err := s.findMemory(ctx, scope, id)
+	if err != nil {
+		return "", err
+	}
+	kind := lore.KindEpisode
 	docs := []string{id}
 	if f != nil {
 		kind = lore.KindFact
@@ -516,16 +534,14 @@ func (s *Server) deleteMemory(c *gin.Context) {
 		err = s.Store.DeleteEpisode(ctx, scope, id, apiActor)
 	}
 	if err != nil {
-		s.writeError(c, err)
-		return
+		return "", err
 	}
 	// The store is the record of truth: search hydrates from it and drops
 	// ids it no longer holds, so a failure here leaves no visible memory.
 	if err := s.Index.Delete(ctx, scope, docs); err != nil {
-		s.writeError(c, fmt.Errorf("api: unindex %s: %w", id, err))
-		return
+		return "", fmt.Errorf("api: unindex %s: %w", id, err)
 	}
-	c.JSON(http.StatusOK, deleted{ID: id, Type: kind, Event: lore.EventDelete})
+	return kind, nil
 }
 
 // history is the answer of GET /v1/memories/{id}/history.

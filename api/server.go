@@ -40,6 +40,14 @@ type Server struct {
 	// Auth holds the API keys that /v1/keys manages; nil answers those
 	// routes 503. Its Middleware belongs in Middleware.
 	Auth *Auth
+	// Metrics records every request and serves GET /metrics; nil answers
+	// that route 503.
+	Metrics Metrics
+	// Usage returns the LLM extractor's usage by tenant for GET /v1/usage;
+	// nil when the server extracts without an LLM. Started is when the
+	// counts began.
+	Usage   func() map[string]LLMUsage
+	Started time.Time
 }
 
 func (s *Server) logger() *slog.Logger {
@@ -109,6 +117,30 @@ func (s *Server) engine() *gin.Engine {
 	v1.POST("/keys", s.createKey)
 	v1.GET("/keys", s.listKeys)
 	v1.DELETE("/keys/:id", s.revokeKey)
+
+	// mem0 compatibility (mem0.go): mem0's platform paths, every one ending
+	// in a slash, with mem0's request and response shapes.
+	r.GET("/v1/ping/", s.mem0Ping)
+	r.POST("/v1/memories/", s.mem0Add)
+	r.POST("/v3/memories/add/", s.mem0Add)
+	r.POST("/v1/memories/search/", s.mem0Search)
+	r.POST("/v2/memories/search/", s.mem0Search)
+	r.POST("/v3/memories/search/", s.mem0Search)
+	r.GET("/v1/memories/", s.mem0ListV1)
+	r.POST("/v2/memories/", s.mem0List)
+	r.POST("/v3/memories/", s.mem0List)
+	r.DELETE("/v1/memories/", s.mem0DeleteAll)
+	r.GET("/v1/memories/:id/", s.mem0Get)
+	r.PUT("/v1/memories/:id/", s.mem0Update)
+	r.DELETE("/v1/memories/:id/", s.mem0Delete)
+	r.GET("/v1/memories/:id/history/", s.mem0History)
+	r.GET("/v1/entities/", s.mem0Entities)
+	r.DELETE("/v2/entities/:type/:name/", s.mem0DeleteEntity)
+	r.GET("/v1/event/:id/", s.mem0Event)
+
+	// Observability (observe.go).
+	r.GET("/metrics", s.metrics)
+	r.GET("/v1/usage", s.usage)
 	return r
 }
 
@@ -140,6 +172,9 @@ func (s *Server) logRequests(c *gin.Context) {
 	route := c.FullPath()
 	if route == "" {
 		route = "unmatched"
+	}
+	if s.Metrics != nil {
+		s.Metrics.ObserveHTTP(c.Request.Method, route, c.Writer.Status(), time.Since(start))
 	}
 	s.logger().LogAttrs(c.Request.Context(), slog.LevelInfo, "http request",
 		slog.String("method", c.Request.Method),
@@ -194,21 +229,11 @@ type scopeParams struct {
 // the key is not pinned to, and EINVALID unless the scope names a user or
 // an agent.
 func (s *Server) scope(c *gin.Context, p scopeParams) (lore.Scope, error) {
-	tenant := p.TenantID
-	header := c.GetHeader(TenantHeader)
-	if header != "" {
-		if tenant != "" && tenant != header {
-			return lore.Scope{}, lore.Errorf(lore.EINVALID, "tenant_id %q differs from the %s header %q", tenant, TenantHeader, header)
-		}
-		tenant = header
+	tenant, err := s.tenant(c, p.TenantID)
+	if err != nil {
+		return lore.Scope{}, err
 	}
-	if fixed, ok := c.Request.Context().Value(tenantKey{}).(string); ok {
-		if tenant != "" && tenant != fixed {
-			return lore.Scope{}, lore.Errorf(lore.EFORBIDDEN, "tenant_id %q is not the authenticated tenant", tenant)
-		}
-		tenant = fixed
-	}
-	sc := lore.Scope{TenantID: tenant, UserID: p.UserID, AgentID: p.AgentID, RunID: p.RunID}.WithDefaults()
+	sc := lore.Scope{TenantID: tenant, UserID: p.UserID, AgentID: p.AgentID, RunID: p.RunID}
 	// A key pinned to a user or an agent fills in and enforces it.
 	if err := applyPins(c.Request.Context(), &sc); err != nil {
 		return lore.Scope{}, err
@@ -217,6 +242,30 @@ func (s *Server) scope(c *gin.Context, p scopeParams) (lore.Scope, error) {
 		return lore.Scope{}, err
 	}
 	return sc, nil
+}
+
+// tenant resolves a request's tenant alone: the authenticated one, the
+// X-Lore-Tenant header or named (a tenant_id field), else "default". It
+// refuses as scope does.
+func (s *Server) tenant(c *gin.Context, named string) (string, error) {
+	tenant := named
+	header := c.GetHeader(TenantHeader)
+	if header != "" {
+		if tenant != "" && tenant != header {
+			return "", lore.Errorf(lore.EINVALID, "tenant_id %q differs from the %s header %q", tenant, TenantHeader, header)
+		}
+		tenant = header
+	}
+	if fixed, ok := c.Request.Context().Value(tenantKey{}).(string); ok {
+		if tenant != "" && tenant != fixed {
+			return "", lore.Errorf(lore.EFORBIDDEN, "tenant_id %q is not the authenticated tenant", tenant)
+		}
+		tenant = fixed
+	}
+	if tenant == "" {
+		tenant = lore.DefaultTenant
+	}
+	return tenant, lore.ValidateID("tenant_id", tenant)
 }
 
 // queryScope resolves the scope from the query parameters user_id,

@@ -163,6 +163,9 @@ type Service struct {
 	// Rederiver re-derives a fact's triple from a text edited through
 	// ChangeFact; nil means the rules extractor.
 	Rederiver lore.Extractor
+	// Observer is told of each job enqueued and each run settled (the
+	// /metrics queue counters); nil: nobody.
+	Observer JobObserver
 
 	// wake tells idle workers that Add enqueued a job, so they need not wait
 	// for the next poll.
@@ -446,8 +449,19 @@ func (s *Service) enqueue(ctx context.Context, scope lore.Scope, kind string, ep
 		return fmt.Errorf("ingest: enqueue job: %w", err)
 	}
 	res.JobID = job.ID
+	if s.Observer != nil {
+		s.Observer.JobEnqueued(job)
+	}
 	s.notify()
 	return nil
+}
+
+// JobObserver watches the job queue: metrics.Metrics implements it.
+type JobObserver interface {
+	JobEnqueued(job *lore.Job)
+	// JobSettled reports one run's outcome as settled on the job;
+	// requeued is true when a shutdown handed the job back.
+	JobSettled(job *lore.Job, requeued bool)
 }
 
 func isBlank(s string) bool {

@@ -147,6 +147,9 @@ func (s *Service) runJob(ctx context.Context, job *lore.Job) (outage bool) {
 	saveCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	s.settle(job, events, err, ctx.Err() != nil)
+	if s.Observer != nil {
+		s.Observer.JobSettled(job, err != nil && ctx.Err() != nil)
+	}
 	if serr := s.Store.SaveJob(saveCtx, job); serr != nil {
 		// The lease will expire and the job run again; nothing is lost.
 		s.logger().Error("ingest: save job", "job", job.ID, "tenant", job.Scope.TenantID, "status", job.Status, "err", serr)

@@ -45,16 +45,20 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		req.QueryTime, at.T = now, now
 	}
 	cfg := p.Config
+	stage := p.stageTimer()
 	a := analyse(req.Query, req.QueryTime, p.temporal())
+	stage(StageAnalyse)
 
 	c, err := p.candidates(ctx, req, kinds, a, at)
 	if err != nil {
 		return nil, err
 	}
+	stage(StageCandidates)
 	passages := foldPassages(c) // long episodes' passage hits → the episode (passages.go)
 	if err := p.hydrate(ctx, req.Scope, c); err != nil {
 		return nil, err
 	}
+	stage(StageHydrate)
 	if c.mentions != nil {
 		var dense map[string]float64
 		for _, s := range c.signals {
@@ -99,6 +103,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		applyAssistantFactor(c, f, cfg.AssistantFactor)
 	}
 
+	stage(StageFuse)
 	ordered := p.filter(req, at, c, f)
 	ordered = currentFirst(ordered, at, req.IncludeInvalidated)
 	if cfg.StaleTurns > 0 {
@@ -120,9 +125,11 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		// query's topic words, is the answer; its turn being shown
 		// does not make it redundant.
 		Keep: func(r Result) bool { return r.Fact != nil && f.Details[r.ID][SignalRelation] > relationBase }})
+	stage(StageRank)
 	if err := p.attachSources(ctx, req.Scope, ordered, f.Scores, cfg.MaxFactSources); err != nil {
 		return nil, err
 	}
+	stage(StageSources)
 	if a.Aggregate {
 		ordered = spreadTop(ordered, cfg.SpreadTop, cfg.ContextWindow)
 	}
@@ -135,6 +142,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		resp.Results = append(resp.Results, r)
 	}
 	resp.Context = formatContext(resp.Results, cfg.ContextChars)
+	stage(StageContext)
 	return resp, nil
 }
 

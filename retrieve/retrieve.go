@@ -23,6 +23,9 @@ type Pipeline struct {
 	// Temporal resolves time expressions in a query against a reference
 	// time. Nil means temporal.Parse.
 	Temporal func(text string, ref time.Time) []TimeSpan
+	// Observe, when set, is told how long each stage of a search took
+	// (stages.go names them); the /metrics stage histograms.
+	Observe func(stage string, d time.Duration)
 }
 
 // TimeSpan is a time expression found in a query, resolved to [Start, End).

@@ -109,6 +109,9 @@ type backends struct {
 	Index     lore.Index
 	Embedder  lore.Embedder // nil: none configured or its model is missing
 	Extractor lore.Extractor
+	// LLM is the LLM extractor inside Extractor, when one is configured:
+	// its per-tenant usage feeds GET /v1/usage and /metrics.
+	LLM *llm.Extractor
 	// SingleValued are the operator's single-valued predicates, checked.
 	SingleValued []string
 	closers      []io.Closer
@@ -150,7 +153,7 @@ func openBackends(ctx context.Context, cfg backendConfig, log *slog.Logger) (_ *
 	if c, ok := b.Embedder.(io.Closer); ok {
 		b.closers = append(b.closers, c)
 	}
-	if b.Extractor, err = openExtractor(cfg, b.Store, log); err != nil {
+	if b.Extractor, b.LLM, err = openExtractor(cfg, b.Store, log); err != nil {
 		return nil, err
 	}
 	return b, nil
@@ -261,21 +264,22 @@ func openEmbedder(cfg backendConfig, log *slog.Logger) (lore.Embedder, error) {
 // openExtractor opens the extractor named by cfg.Extractor. The LLM's reply
 // cache lives in the primary store, so re-ingesting the same text after a
 // restart makes no model call.
-func openExtractor(cfg backendConfig, meta lore.MetaStore, log *slog.Logger) (lore.Extractor, error) {
+func openExtractor(cfg backendConfig, meta lore.MetaStore, log *slog.Logger) (lore.Extractor, *llm.Extractor, error) {
 	llmConfig := llm.Config{BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey, Model: cfg.LLMModel, Logger: log, Cache: llm.NewMetaCache(meta)}
 	switch cfg.Extractor {
 	case "rules":
-		return rules.New(), nil
+		return rules.New(), nil, nil
 	case "llm":
-		return llm.New(llmConfig)
+		x, err := llm.New(llmConfig)
+		return x, x, err
 	case "llm+rules":
 		primary, err := llm.New(llmConfig)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return extract.Fallback(primary, rules.New()), nil
+		return extract.Fallback(primary, rules.New()), primary, nil
 	default:
-		return nil, lore.Errorf(lore.EINVALID, "--extractor must be rules, llm or llm+rules, got %q", cfg.Extractor)
+		return nil, nil, lore.Errorf(lore.EINVALID, "--extractor must be rules, llm or llm+rules, got %q", cfg.Extractor)
 	}
 }
 

@@ -114,6 +114,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		return err
 	}
 	m.closers = append(m.closers, b)
+	mx := instrument(b)
 	// Applying the schema is idempotent, so a server never runs on a
 	// graph that lacks its constraints.
 	if mg, ok := b.Store.(migrator); ok {
@@ -137,6 +138,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		Store: b.Store, Index: b.Index, Ingest: svc, Search: b.pipeline(), Embedder: b.Embedder,
 		Logger: log, Version: version, MaxBodyBytes: int64(cfg.MaxBodyBytes),
 	}
+	attachMetrics(mx, b, svc, srv)
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)

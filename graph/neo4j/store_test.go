@@ -48,3 +48,7 @@ func TestStore(t *testing.T) {
 func TestKeys(t *testing.T) {
 	storetest.RunKeys(t, "neo4j", func(tb testing.TB) lore.KeyStore { return mustOpen(tb) })
 }
+
+func TestDirectory(t *testing.T) {
+	storetest.RunDirectory(t, "neo4j", func(tb testing.TB) storetest.DirectoryStore { return mustOpen(tb) })
+}

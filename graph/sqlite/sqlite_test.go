@@ -237,3 +237,7 @@ func TestOpenRejectsBadPath(t *testing.T) {
 		}
 	}
 }
+
+func TestDirectory(t *testing.T) {
+	storetest.RunDirectory(t, "sqlite", func(tb testing.TB) storetest.DirectoryStore { return mustOpen(tb) })
+}

@@ -1,0 +1,57 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/lore-memory/lore/metrics"
+)
+
+func TestMetricsAndUsage(t *testing.T) {
+	mx := metrics.New(prometheus.NewRegistry())
+	e := newEnv(t, func(s *Server) {
+		s.Metrics = mx
+		s.Search.Observe = mx.ObserveStage
+		s.Usage = func() map[string]LLMUsage {
+			return map[string]LLMUsage{"acme": {Calls: 3, PromptTokens: 120, CompletionTokens: 30}}
+		}
+	})
+	e.must(http.StatusOK, "POST", "/v1/memories", map[string]any{"user_id": "alice", "infer": false,
+		"messages": []map[string]any{{"role": "user", "content": "I live in Paris."}}})
+	e.must(http.StatusOK, "POST", "/v1/memories/search", map[string]any{"user_id": "alice", "query": "Paris"})
+	e.must(http.StatusNotFound, "GET", "/v1/memories/nope?user_id=alice", nil)
+
+	body := e.must(http.StatusOK, "GET", "/metrics", nil).Body.String()
+	for _, want := range []string{
+		`lore_http_requests_total{method="POST",route="/v1/memories/search",status="200"} 1`,
+		// The route pattern, never the raw path with its id.
+		`lore_http_requests_total{method="GET",route="/v1/memories/:id",status="404"} 1`,
+		`lore_search_stage_duration_seconds_count{stage="candidates"} 1`,
+		`lore_search_stage_duration_seconds_count{stage="context"} 1`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/metrics lacks %s", want)
+		}
+	}
+
+	u := decode[usageAnswer](t, e.must(http.StatusOK, "GET", "/v1/usage", nil, TenantHeader, "acme"))
+	if !u.LLM || u.TenantID != "acme" || u.Calls != 3 || u.PromptTokens != 120 || u.CompletionTokens != 30 {
+		t.Errorf("usage=%+v, want acme's counts", u)
+	}
+	other := decode[usageAnswer](t, e.must(http.StatusOK, "GET", "/v1/usage", nil))
+	if other.TenantID != "default" || other.Calls != 0 {
+		t.Errorf("usage of another tenant=%+v, want zero counts for default", other)
+	}
+}
+
+func TestUsageWithoutLLM(t *testing.T) {
+	e := newEnv(t)
+	u := decode[usageAnswer](t, e.must(http.StatusOK, "GET", "/v1/usage", nil))
+	if u.LLM || u.Calls != 0 {
+		t.Errorf("usage=%+v, want llm false and zero counts", u)
+	}
+	wantError(t, e.do("GET", "/metrics", nil), http.StatusServiceUnavailable, "unavailable", "metrics")
+}
