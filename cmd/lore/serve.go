@@ -124,6 +124,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		Store: b.Store, Index: b.Index, Ingest: svc, Search: b.pipeline(), Embedder: b.Embedder,
 		Logger: log, Version: version, MaxBodyBytes: int64(cfg.MaxBodyBytes),
 	}
+	mountAdapters(srv)
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
