@@ -12,6 +12,7 @@ import (
 	"github.com/lore-memory/lore/api"
 	"github.com/lore-memory/lore/ingest"
 	"github.com/lore-memory/lore/mcp"
+	"github.com/lore-memory/lore/ui"
 )
 
 // mcpServe runs `lore mcp`: an MCP server on stdin and stdout for a local
@@ -98,4 +99,5 @@ func (nopWriteCloser) Close() error { return nil }
 func mountAdapters(srv *api.Server) {
 	ms := &mcp.Server{API: srv.Routes(), Version: version, Logger: srv.Logger}
 	srv.MCP = ms.HTTPHandler()
+	srv.UI = ui.Handler()
 }
