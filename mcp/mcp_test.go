@@ -310,6 +310,45 @@ func TestHTTPEndpointAuth(t *testing.T) {
 	}
 }
 
+// TestHTTPOpenLoopback: a loopback server without keys serves /mcp without
+// one, as it serves the API, and the X-Lore-Tenant header of the MCP
+// request picks the tenant.
+func TestHTTPOpenLoopback(t *testing.T) {
+	srv, store := newAPI(t)
+	srv.MCP = (&mcp.Server{API: srv.Routes()}).HTTPHandler()
+	a := &api.Auth{Keys: store, Secret: testSecret, Loopback: true, Logger: srv.Logger}
+	srv.Auth = a
+	srv.Middleware = []func(http.Handler) http.Handler{a.Middleware}
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(ts.Close)
+	hc := &http.Client{Transport: headerTransport{name: api.TenantHeader, value: "acme"}}
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).
+		Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: ts.URL + "/mcp", HTTPClient: hc}, nil)
+	if err != nil {
+		t.Fatalf("connect without a key to an open loopback server: %v", err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	call(t, cs, "add_memory", map[string]any{"user_id": "alice", "text": "I live in Oslo."})
+
+	acme := connect(t, &mcp.Server{API: srv.Routes(), OperatorTenant: "acme"})
+	if rs := results(t, call(t, acme, "list_memories", map[string]any{"user_id": "alice", "type": "fact"})); len(rs) == 0 {
+		t.Error("the memory added over open HTTP with X-Lore-Tenant: acme is not in tenant acme")
+	}
+	def := connect(t, &mcp.Server{API: srv.Routes(), OperatorTenant: "default"})
+	if rs := results(t, call(t, def, "list_memories", map[string]any{"user_id": "alice"})); len(rs) != 0 {
+		t.Errorf("tenant default holds %d memories, want none", len(rs))
+	}
+}
+
+// headerTransport sends one header with every request.
+type headerTransport struct{ name, value string }
+
+func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set(h.name, h.value)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
 // bearerTransport sends an Authorization header with every request.
 type bearerTransport struct{ token string }
 
