@@ -1,6 +1,7 @@
 package api
 
 import (
+	"net/http"
 	"strings"
 
 	"github.com/gin-gonic/gin"
@@ -14,6 +15,8 @@ func (s *Server) mcp(c *gin.Context) {
 		s.writeError(c, lore.Errorf(lore.ENOTFOUND, "this server has no MCP endpoint"))
 		return
 	}
+	// The SDK reads the body itself: bound it as decodeBody does.
+	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, s.maxBodyBytes())
 	s.MCP.ServeHTTP(c.Writer, c.Request)
 }
 

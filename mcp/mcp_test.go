@@ -296,6 +296,21 @@ func TestHTTPEndpointAuth(t *testing.T) {
 		t.Errorf("facts resource over HTTP: %v, %v; want the Acme fact", rr, err)
 	}
 
+	// A body over the server's limit is refused before the SDK buffers it.
+	big := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add_memory","arguments":{"text":"` + strings.Repeat("x", 3<<20) + `"}}}`
+	req, _ := http.NewRequest("POST", ts.URL+"/mcp", strings.NewReader(big))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+tenantKey)
+	if res, err := http.DefaultClient.Do(req); err != nil {
+		t.Errorf("oversized POST /mcp: %v", err)
+	} else {
+		res.Body.Close()
+		if res.StatusCode < 400 {
+			t.Errorf("oversized POST /mcp: %s, want a refusal", res.Status)
+		}
+	}
+
 	// A revoked key stops working at its next request.
 	k, err := store.KeyByHash(ctx, lore.KeyHash(testSecret, tenantKey))
 	if err != nil {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # 31-ui-chromium.sh — the web inspector in headless Chromium against a real
-# `lore serve` with API keys on (ui/chromium_test.go: the graph draws the
+# `lore serve`, first open (loopback, no key exists), then with API keys on,
+# the key typed into the page (ui/chromium_test.go: the graph draws the
 # expected entities, clicking one shows its facts and source turns, a search
 # shows its results with per-signal scores, the facts view shows history).
 # Installs Chromium from Debian when it is missing.
