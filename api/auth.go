@@ -88,7 +88,7 @@ func (a *Auth) Middleware(next http.Handler) http.Handler {
 		a.limiter = newLimiter(a.Rate, a.Burst)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if publicPaths[r.URL.Path] {
+		if publicPaths[r.URL.Path] || isUIAsset(r.URL.Path) {
 			next.ServeHTTP(w, r)
 			return
 		}

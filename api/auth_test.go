@@ -87,6 +87,10 @@ func TestAuthorizationMatrix(t *testing.T) {
 	epID, doomedID, mem0Doomed := add("I live in Paris."), add("Delete me."), add("Delete me through mem0.")
 	acc := decode[addAccepted](t, ae.must(http.StatusAccepted, "POST", "/v1/memories", map[string]any{
 		"tenant_id": "acme", "user_id": "alice", "messages": []map[string]any{{"role": "user", "content": "I work at Acme."}}}))
+	// The MCP endpoint and the web inspector are handlers of their own
+	// packages; stand-ins show whether a request reaches them.
+	reached := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusOK) })
+	ae.srv.MCP, ae.srv.UI = reached, reached
 	ae.srv.Middleware = []func(http.Handler) http.Handler{ae.auth.Middleware}
 	ae.srv.Metrics = metrics.New(prometheus.NewRegistry())
 
@@ -157,6 +161,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		// Observability (observe.go): metrics need an admin key.
 		{"GET", "/metrics", nil, http.StatusOK, false},
 		{"GET", "/v1/usage", nil, http.StatusOK, true},
+		{"POST", "/mcp", map[string]any{"jsonrpc": "2.0", "id": 1, "method": "ping"}, http.StatusOK, true},
 		// Last: the right key erases the whole tenant.
 		{"DELETE", "/v1/tenants/acme", nil, http.StatusOK, false},
 	}
@@ -187,12 +192,24 @@ func TestAuthorizationMatrix(t *testing.T) {
 		p = strings.Replace(p, "/users/ID/", "/users/alice/", 1)
 		p = strings.Replace(p, "/tenants/ID", "/tenants/acme", 1)
 		p = strings.Replace(p, "/entities/ID/ID/", "/entities/user/alice/", 1)
-		if !covered[r.Method+" "+p] && !publicPaths[r.Path] {
+		if !covered[r.Method+" "+p] && !publicPaths[r.Path] && !isUIAsset(r.Path) {
 			t.Errorf("route %s %s is not in the authorization matrix", r.Method, r.Path)
 		}
 	}
 	for _, p := range []string{"/healthz", "/readyz"} {
 		ae.must(http.StatusOK, "GET", p, nil)
+	}
+	// The web inspector's page and assets hold no data and answer without
+	// a key, whatever key is sent; the API calls the page makes need one.
+	for _, p := range []string{"/ui", "/ui/app.js"} {
+		for _, c := range callers {
+			if rec := ae.do("GET", p, nil, bearer(c.token)...); rec.Code != http.StatusOK {
+				t.Errorf("GET %s with %s: status=%d, want 200", p, c.name, rec.Code)
+			}
+		}
+	}
+	if rec := ae.do("GET", "/ui/a/b", nil); rec.Code != http.StatusUnauthorized {
+		t.Errorf("GET /ui/a/b without a key: status=%d, want 401 (only the page and its assets are public)", rec.Code)
 	}
 }
 

@@ -48,6 +48,11 @@ type Server struct {
 	// counts began.
 	Usage   func() map[string]LLMUsage
 	Started time.Time
+	// MCP serves the Model Context Protocol's streamable HTTP transport at
+	// /mcp, behind the same middleware as every route; nil answers 404.
+	MCP http.Handler
+	// UI serves the web inspector's assets at /ui; nil answers 404.
+	UI http.Handler
 }
 
 func (s *Server) logger() *slog.Logger {
@@ -71,6 +76,14 @@ func (s *Server) Handler() http.Handler {
 		h = s.Middleware[i](h)
 	}
 	return h
+}
+
+// Routes returns the API's routes without Middleware: the in-process API
+// that adapters (the MCP server) call on behalf of a caller whose context
+// already carries its authenticated key (WithKey) or fixed tenant
+// (WithTenant). Input checks (JSON bodies, UTF-8 queries) still apply.
+func (s *Server) Routes() http.Handler {
+	return s.guardInput(s.engine())
 }
 
 // engine builds the gin router with every route of the API.
@@ -141,6 +154,11 @@ func (s *Server) engine() *gin.Engine {
 	// Observability (observe.go).
 	r.GET("/metrics", s.metrics)
 	r.GET("/v1/usage", s.usage)
+	// The MCP endpoint and the web inspector, each an http.Handler of its
+	// own package (mcp/, ui/).
+	r.POST("/mcp", s.mcp)
+	r.GET("/ui", s.ui)
+	r.GET("/ui/:asset", s.ui)
 	return r
 }
 

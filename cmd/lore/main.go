@@ -8,6 +8,7 @@
 //	lore reindex   re-embed and re-index a user's memories
 //	lore migrate   apply the graph store's schema
 //	lore keys      create, list and revoke API keys
+//	lore mcp       serve MCP over stdin/stdout
 //	lore bench     score retrieval on LoCoMo, LongMemEval or a relational question set
 //	lore version   print the version
 package main
@@ -88,6 +89,7 @@ Commands:
   reindex   re-embed and re-index a user's memories (after changing the embedder)
   migrate   apply the graph store's schema
   keys      create, list and revoke API keys
+  mcp       serve MCP (Model Context Protocol) over stdin/stdout for a local client
   bench     score retrieval on LoCoMo, LongMemEval or a relational question set
   version   print the version
 
@@ -120,6 +122,8 @@ func (m *Main) Run(ctx context.Context) error {
 		return m.bench(ctx, args)
 	case "keys":
 		return m.keys(ctx, args)
+	case "mcp":
+		return m.mcpServe(ctx, args)
 	case "version", "--version", "-version":
 		fmt.Fprintf(m.Stdout, "lore %s\n", version)
 		return nil

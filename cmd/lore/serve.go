@@ -139,6 +139,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		Logger: log, Version: version, MaxBodyBytes: int64(cfg.MaxBodyBytes),
 	}
 	attachMetrics(mx, b, svc, srv)
+	mountAdapters(srv)
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
