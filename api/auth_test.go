@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/audit"
 )
 
 // authEnv is a testEnv whose server requires keys, with a fixed clock.
@@ -85,6 +86,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 	acc := decode[addAccepted](t, ae.must(http.StatusAccepted, "POST", "/v1/memories", map[string]any{
 		"tenant_id": "acme", "user_id": "alice", "messages": []map[string]any{{"role": "user", "content": "I work at Acme."}}}))
 	ae.srv.Middleware = []func(http.Handler) http.Handler{ae.auth.Middleware}
+	ae.srv.Audit = &audit.Log{Store: ae.store, Key: testAuditKey}
 
 	past := ae.now.Add(-time.Minute)
 	right := ae.key(lore.APIKey{TenantID: "acme", UserID: "alice", Admin: true})
@@ -129,6 +131,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		{"POST", "/v1/keys", map[string]any{"user_id": "carol"}, http.StatusCreated, false},
 		{"GET", "/v1/keys", nil, http.StatusOK, false},
 		{"DELETE", "/v1/keys/" + throwawayKey.ID, nil, http.StatusOK, false},
+		{"GET", "/v1/audit", nil, http.StatusOK, false},
 		// Last: the right key erases the whole tenant.
 		{"DELETE", "/v1/tenants/acme", nil, http.StatusOK, false},
 	}

@@ -65,5 +65,6 @@ func (s *Server) writeError(c *gin.Context, err error) {
 			slog.String("request_id", c.GetString(requestIDKey)),
 			slog.String("error", err.Error()))
 	}
+	s.auditRefusal(c, err)
 	c.AbortWithStatusJSON(status, ErrorBody{Error: ErrorDetail{Code: code, Message: msg}})
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/audit"
 	"github.com/lore-memory/lore/ingest"
 	"github.com/lore-memory/lore/retrieve"
 )
@@ -577,5 +578,7 @@ func (s *Server) eraseMemories(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
+	s.record(c, audit.Event{TenantID: scope.TenantID, Action: lore.AuditErase, Scope: &scope, Forget: true, Target: scope.RunID,
+		Detail: withKind(countDetail(stats), scope)})
 	c.JSON(http.StatusOK, erased{Scope: scope, Deleted: stats})
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/audit"
 	"github.com/lore-memory/lore/ingest"
 	"github.com/lore-memory/lore/retrieve"
 )
@@ -40,6 +41,9 @@ type Server struct {
 	// Auth holds the API keys that /v1/keys manages; nil answers those
 	// routes 503. Its Middleware belongs in Middleware.
 	Auth *Auth
+	// Audit records erases, exports, key changes and refusals; nil
+	// records nothing and answers GET /v1/audit 503.
+	Audit *audit.Log
 }
 
 func (s *Server) logger() *slog.Logger {
@@ -109,6 +113,8 @@ func (s *Server) engine() *gin.Engine {
 	v1.POST("/keys", s.createKey)
 	v1.GET("/keys", s.listKeys)
 	v1.DELETE("/keys/:id", s.revokeKey)
+	// Security (issue 19): the audit log.
+	v1.GET("/audit", s.listAudit)
 	return r
 }
 

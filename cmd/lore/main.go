@@ -8,6 +8,7 @@
 //	lore reindex   re-embed and re-index a user's memories
 //	lore migrate   apply the graph store's schema
 //	lore keys      create, list and revoke API keys
+//	lore audit     verify and list the audit log
 //	lore bench     score retrieval on LoCoMo, LongMemEval or a relational question set
 //	lore version   print the version
 package main
@@ -88,6 +89,7 @@ Commands:
   reindex   re-embed and re-index a user's memories (after changing the embedder)
   migrate   apply the graph store's schema
   keys      create, list and revoke API keys
+  audit     verify and list the audit log
   bench     score retrieval on LoCoMo, LongMemEval or a relational question set
   version   print the version
 
@@ -120,6 +122,8 @@ func (m *Main) Run(ctx context.Context) error {
 		return m.bench(ctx, args)
 	case "keys":
 		return m.keys(ctx, args)
+	case "audit":
+		return m.auditCmd(ctx, args)
 	case "version", "--version", "-version":
 		fmt.Fprintf(m.Stdout, "lore %s\n", version)
 		return nil

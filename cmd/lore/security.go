@@ -71,7 +71,11 @@ func (m *Main) secure(ctx context.Context, srv *api.Server, cfg serveConfig, add
 		Rate: cfg.security.RateLimit, Burst: cfg.security.RateBurst, Logger: log,
 	}
 	browser := &api.Browser{AllowedOrigins: cfg.security.origins(), AllowedHosts: api.LoopbackHosts(addr), Logger: log}
-	srv.Auth = auth
+	alog, err := m.auditLog(cfg.DataDir, srv.Store, log)
+	if err != nil {
+		return err
+	}
+	srv.Auth, srv.Audit, auth.Audit = auth, alog, alog
 	srv.Middleware = append(srv.Middleware, browser.Middleware, auth.Middleware)
 	open, err := auth.Open(ctx)
 	if err != nil {

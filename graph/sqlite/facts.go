@@ -567,6 +567,10 @@ func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteS
 		if stats.Jobs, err = del("jobs", false); err != nil {
 			return err
 		}
+		// The audit log keeps its records; only whom a pseudonym stands for goes.
+		if _, err = del("audit_pseudonyms", true); err != nil {
+			return err
+		}
 		_, err = del("history", false)
 		return err
 	})
