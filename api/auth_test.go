@@ -132,6 +132,8 @@ func TestAuthorizationMatrix(t *testing.T) {
 		{"GET", "/v1/keys", nil, http.StatusOK, false},
 		{"DELETE", "/v1/keys/" + throwawayKey.ID, nil, http.StatusOK, false},
 		{"GET", "/v1/audit", nil, http.StatusOK, false},
+		{"GET", "/v1/retention", nil, http.StatusOK, false},
+		{"PUT", "/v1/retention", map[string]any{"raw_text_days": 30}, http.StatusOK, false},
 		// Last: the right key erases the whole tenant.
 		{"DELETE", "/v1/tenants/acme", nil, http.StatusOK, false},
 	}

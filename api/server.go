@@ -113,8 +113,10 @@ func (s *Server) engine() *gin.Engine {
 	v1.POST("/keys", s.createKey)
 	v1.GET("/keys", s.listKeys)
 	v1.DELETE("/keys/:id", s.revokeKey)
-	// Security (issue 19): the audit log.
+	// Security (issue 19): the audit log and retention.
 	v1.GET("/audit", s.listAudit)
+	v1.GET("/retention", s.getRetention)
+	v1.PUT("/retention", s.putRetention)
 	return r
 }
 

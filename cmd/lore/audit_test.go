@@ -104,3 +104,24 @@ func TestAuditVerifyCLI(t *testing.T) {
 		t.Errorf("audit verify with another key: err=%v, want the log broken", err)
 	}
 }
+
+// TestRetentionCLI: lore retention set and show a tenant's policy, the
+// change is audited, and sweep reports what it did.
+func TestRetentionCLI(t *testing.T) {
+	dir := t.TempDir()
+	flags := []string{"--data-dir", dir, "--embedder", "none"}
+	if _, err := run(t, nil, "", append([]string{"retention", "set", "--tenant", "acme", "--raw-text-days", "7"}, flags...)...); err != nil {
+		t.Fatalf("retention set: %v", err)
+	}
+	out, err := run(t, nil, "", append([]string{"retention", "show", "--tenant", "acme"}, flags...)...)
+	if err != nil || !strings.Contains(out, `"raw_text_days": 7`) {
+		t.Errorf("retention show=%q, %v; want 7 days", out, err)
+	}
+	if _, err := run(t, nil, "", append([]string{"retention", "sweep"}, flags...)...); err != nil {
+		t.Errorf("retention sweep: %v", err)
+	}
+	out, err = run(t, nil, "", append([]string{"audit", "list", "--action", "retention.set"}, flags...)...)
+	if err != nil || !strings.Contains(out, "raw_text_days=7") {
+		t.Errorf("audit list=%q, %v; want the policy change", out, err)
+	}
+}

@@ -90,6 +90,7 @@ Commands:
   migrate   apply the graph store's schema
   keys      create, list and revoke API keys
   audit     verify and list the audit log
+  retention sweep expired memories now; set a tenant's raw-text retention
   bench     score retrieval on LoCoMo, LongMemEval or a relational question set
   version   print the version
 
@@ -124,6 +125,8 @@ func (m *Main) Run(ctx context.Context) error {
 		return m.keys(ctx, args)
 	case "audit":
 		return m.auditCmd(ctx, args)
+	case "retention":
+		return m.retentionCmd(ctx, args)
 	case "version", "--version", "-version":
 		fmt.Fprintf(m.Stdout, "lore %s\n", version)
 		return nil
