@@ -28,6 +28,10 @@ const (
 	AuditRotateMaster = "keys.rotate"   // the encryption master key rotated
 )
 
+// AuditActions lists every action a record may hold.
+var AuditActions = []string{AuditErase, AuditEraseTenant, AuditExport, AuditImport, AuditKeyCreate, AuditKeyRevoke,
+	AuditAuthFailure, AuditRead, AuditRetention, AuditRetentionSet, AuditRotateMaster}
+
 // Audit outcomes.
 const (
 	AuditOK      = "ok"

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -145,8 +146,8 @@ func (s *Server) listAudit(c *gin.Context) {
 			return
 		}
 	}
-	if err := lore.ValidateID("action", f.Action); err != nil {
-		s.writeError(c, err)
+	if f.Action != "" && !slices.Contains(lore.AuditActions, f.Action) {
+		s.writeError(c, lore.Errorf(lore.EINVALID, "action must be one of %s, got %q", strings.Join(lore.AuditActions, ", "), f.Action))
 		return
 	}
 	recs, err := s.Audit.Store.ListAudit(c.Request.Context(), f)

@@ -67,6 +67,7 @@ func TestAuditLogOverTheAPI(t *testing.T) {
 	}
 	wantError(t, ae.do("GET", "/v1/audit?after_seq=-1", nil, bearer(admin)...), http.StatusBadRequest, lore.EINVALID, "after_seq")
 	wantError(t, ae.do("GET", "/v1/audit?limit=0", nil, bearer(admin)...), http.StatusBadRequest, lore.EINVALID, "limit")
+	wantError(t, ae.do("GET", "/v1/audit?action=AAA", nil, bearer(admin)...), http.StatusBadRequest, lore.EINVALID, "action")
 }
 
 // TestAuditFailuresAreBounded: a flood of bad keys from one address writes
