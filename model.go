@@ -19,6 +19,9 @@ type Episode struct {
 	// Verbatim is true for episodes stored with infer:false: they are memories
 	// in their own right and no facts are extracted from them.
 	Verbatim bool `json:"verbatim,omitempty"`
+	// ExpiresAt, when set, is when the episode stops being returned by any
+	// read; the retention sweeper deletes it after (RetentionStore).
+	ExpiresAt *time.Time `json:"expires_at,omitempty"`
 }
 
 // BatchTime is the CreatedAt a store gives the i-th episode of a batch
@@ -77,6 +80,10 @@ type Fact struct {
 	SourceEpisodeIDs []string       `json:"source_episode_ids"`
 	Extractor        string         `json:"extractor,omitempty"` // which extractor and prompt version produced it
 	Metadata         map[string]any `json:"metadata,omitempty"`
+	// ExpiresAt, when set, is when the fact stops being returned by any
+	// read (system time; see RetentionStore). A merge keeps the later of
+	// two expiries, and none when either has none.
+	ExpiresAt *time.Time `json:"expires_at,omitempty"`
 }
 
 // Current reports whether the fact has been neither invalidated nor expired

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/audit"
 )
 
 // Auth authenticates requests with API keys (Authorization: Bearer lore_…,
@@ -41,11 +42,16 @@ type Auth struct {
 	// Now is the clock for expiry and rate limits; nil means time.Now.
 	Now    func() time.Time
 	Logger *slog.Logger // nil: slog.Default()
+	// Audit, when set, records refused requests (401, 403), at most
+	// auditFailureBurst at once per client address.
+	Audit *audit.Log
 
 	// keysSeen latches once a key is known to exist: auth stays on.
 	keysSeen atomic.Bool
-	// limiter is made by Middleware; do not copy an Auth after that.
-	limiter *limiter
+	// limiter and failures are made by Middleware; do not copy an Auth
+	// after that.
+	limiter  *limiter
+	failures *limiter
 }
 
 // publicPaths answer without a key: orchestrators probe them without
@@ -86,6 +92,7 @@ func (a *Auth) Open(ctx context.Context) (bool, error) {
 func (a *Auth) Middleware(next http.Handler) http.Handler {
 	if a.limiter == nil {
 		a.limiter = newLimiter(a.Rate, a.Burst)
+		a.failures = newLimiter(auditFailureRate, auditFailureBurst)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if publicPaths[r.URL.Path] || isUIAsset(r.URL.Path) {
@@ -121,10 +128,15 @@ func (a *Auth) Middleware(next http.Handler) http.Handler {
 		if err == nil && strings.HasPrefix(r.URL.Path, "/v1/tenants/") && !key.Admin {
 			err = lore.Errorf(lore.EFORBIDDEN, "erasing a tenant needs an admin key")
 		}
-		if err == nil {
-			err = a.limit("key:" + key.ID)
+		if err == nil && !key.Admin && (r.URL.Path == "/v1/audit" || strings.HasPrefix(r.URL.Path, "/v1/retention")) {
+			err = lore.Errorf(lore.EFORBIDDEN, "the audit log and retention settings need an admin key")
 		}
 		if err != nil {
+			a.auditRefused(r, key, HTTPStatus(err))
+			a.refuse(w, r, err)
+			return
+		}
+		if err := a.limit("key:" + key.ID); err != nil {
 			a.refuse(w, r, err)
 			return
 		}
@@ -132,7 +144,8 @@ func (a *Auth) Middleware(next http.Handler) http.Handler {
 	})
 }
 
-// authenticate returns the usable key the request carries.
+// authenticate returns the usable key the request carries. With a revoked
+// or expired key it returns the key and the error.
 func (a *Auth) authenticate(ctx context.Context, r *http.Request) (*lore.APIKey, error) {
 	h := r.Header.Get("Authorization")
 	if h == "" {
@@ -152,11 +165,12 @@ func (a *Auth) authenticate(ctx context.Context, r *http.Request) (*lore.APIKey,
 	}
 	a.keysSeen.Store(true)
 	now := a.now()
+	// A refused key is returned too, for the audit record of the refusal.
 	switch {
 	case key.RevokedAt != nil:
-		return nil, lore.Errorf(lore.EUNAUTHORIZED, "API key %s is revoked", key.ID)
+		return key, lore.Errorf(lore.EUNAUTHORIZED, "API key %s is revoked", key.ID)
 	case !key.Usable(now):
-		return nil, lore.Errorf(lore.EUNAUTHORIZED, "API key %s expired at %s", key.ID, key.ExpiresAt.UTC().Format(time.RFC3339))
+		return key, lore.Errorf(lore.EUNAUTHORIZED, "API key %s expired at %s", key.ID, key.ExpiresAt.UTC().Format(time.RFC3339))
 	}
 	return key, nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/metrics"
+	"github.com/lore-memory/lore/audit"
 )
 
 // authEnv is a testEnv whose server requires keys, with a fixed clock.
@@ -93,6 +94,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 	ae.srv.MCP, ae.srv.UI = reached, reached
 	ae.srv.Middleware = []func(http.Handler) http.Handler{ae.auth.Middleware}
 	ae.srv.Metrics = metrics.New(prometheus.NewRegistry())
+	ae.srv.Audit = &audit.Log{Store: ae.store, Key: testAuditKey}
 
 	past := ae.now.Add(-time.Minute)
 	right := ae.key(lore.APIKey{TenantID: "acme", UserID: "alice", Admin: true})
@@ -162,6 +164,9 @@ func TestAuthorizationMatrix(t *testing.T) {
 		{"GET", "/metrics", nil, http.StatusOK, false},
 		{"GET", "/v1/usage", nil, http.StatusOK, true},
 		{"POST", "/mcp", map[string]any{"jsonrpc": "2.0", "id": 1, "method": "ping"}, http.StatusOK, true},
+		{"GET", "/v1/audit", nil, http.StatusOK, false},
+		{"GET", "/v1/retention", nil, http.StatusOK, false},
+		{"PUT", "/v1/retention", map[string]any{"raw_text_days": 30}, http.StatusOK, false},
 		// Last: the right key erases the whole tenant.
 		{"DELETE", "/v1/tenants/acme", nil, http.StatusOK, false},
 	}

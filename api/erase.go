@@ -6,6 +6,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/audit"
 )
 
 // eraseTenant erases a whole tenant, as DELETE /v1/memories does a user:
@@ -23,6 +24,7 @@ func (s *Server) eraseTenant(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
+	s.record(c, audit.Event{TenantID: tenant, Action: lore.AuditEraseTenant, Detail: countDetail(stats)})
 	s.logger().WarnContext(c.Request.Context(), "tenant erased", "tenant", tenant, "by", keyID(c), "request_id", c.GetString(requestIDKey))
 	c.JSON(http.StatusOK, erased{Scope: scope, Deleted: stats})
 }

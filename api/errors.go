@@ -85,5 +85,6 @@ func (s *Server) errorBody(c *gin.Context, err error) (int, ErrorBody) {
 		// of hammering a server that is waiting for it.
 		c.Header("Retry-After", strconv.Itoa(unavailableRetrySeconds))
 	}
+	s.auditRefusal(c, err)
 	return status, ErrorBody{Error: ErrorDetail{Code: code, Message: msg}}
 }

@@ -2,9 +2,13 @@ package api
 
 import (
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/audit"
 
 	"github.com/lore-memory/lore/export"
 )
@@ -23,7 +27,11 @@ func (s *Server) exportUser(c *gin.Context) {
 	c.Header("Content-Disposition", `attachment; filename="lore-export.jsonl"`)
 	c.Header("Cache-Control", "no-store")
 	c.Status(http.StatusOK)
-	if _, err := export.Write(c.Request.Context(), c.Writer, s.Store, scope, time.Now()); err != nil {
+	n, err := export.Write(c.Request.Context(), c.Writer, s.Store, scope, time.Now())
+	if err != nil {
 		s.logger().Error("api: export cut short", "tenant", scope.TenantID, "err", err)
 	}
+	s.record(c, audit.Event{TenantID: scope.TenantID, Action: lore.AuditExport, Scope: &scope, Target: scope.RunID,
+		Outcome: outcome(err), Detail: withKind(map[string]string{
+			"episodes": strconv.Itoa(n.Episodes), "entities": strconv.Itoa(n.Entities), "facts": strconv.Itoa(n.Facts)}, scope)})
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/audit"
 )
 
 // keyRequest is the body of POST /v1/keys.
@@ -134,6 +135,7 @@ func (s *Server) createKey(c *gin.Context) {
 		return
 	}
 	auth.keysSeen.Store(true)
+	s.record(c, audit.Event{TenantID: k.TenantID, Action: lore.AuditKeyCreate, Target: k.ID, Scope: keyScope(k), Detail: keyDetail(k)})
 	s.logger().WarnContext(c.Request.Context(), "API key created", "key_id", k.ID, "tenant", k.TenantID, "admin", k.Admin,
 		"by", keyID(c), "request_id", c.GetString(requestIDKey))
 	c.JSON(http.StatusCreated, createdKey{Key: token, APIKey: k})
@@ -179,6 +181,7 @@ func (s *Server) revokeKey(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
+	s.record(c, audit.Event{TenantID: k.TenantID, Action: lore.AuditKeyRevoke, Target: k.ID})
 	s.logger().WarnContext(c.Request.Context(), "API key revoked", "key_id", k.ID, "tenant", k.TenantID,
 		"by", keyID(c), "request_id", c.GetString(requestIDKey))
 	c.JSON(http.StatusOK, k)

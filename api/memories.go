@@ -12,6 +12,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/audit"
 	"github.com/lore-memory/lore/ingest"
 	"github.com/lore-memory/lore/retrieve"
 )
@@ -51,6 +52,10 @@ type addRequest struct {
 	// defaults to true.
 	Infer *bool `json:"infer"`
 	Sync  *bool `json:"sync"`
+	// ExpiresAt (RFC 3339) or mem0's ExpirationDate (a date, expiring at
+	// its start, UTC) is when the memories stop being returned.
+	ExpiresAt      string `json:"expires_at"`
+	ExpirationDate string `json:"expiration_date"`
 }
 
 // addAccepted is the 202 answer of an add whose extraction was queued.
@@ -89,12 +94,18 @@ func (s *Server) addMemories(c *gin.Context) {
 		}
 		msgs[i] = ingest.Message{Role: m.Role, Content: m.Content, Name: m.Name, CreatedAt: at, SourceID: m.SourceID, Metadata: m.Metadata}
 	}
+	expires, err := addExpiry(req.ExpiresAt, req.ExpirationDate, time.Now())
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
 	res, err := s.Ingest.Add(c.Request.Context(), ingest.AddRequest{
-		Scope:    scope,
-		Messages: msgs,
-		Metadata: req.Metadata,
-		Infer:    req.Infer == nil || *req.Infer,
-		Sync:     req.Sync != nil && *req.Sync,
+		Scope:     scope,
+		Messages:  msgs,
+		Metadata:  req.Metadata,
+		Infer:     req.Infer == nil || *req.Infer,
+		Sync:      req.Sync != nil && *req.Sync,
+		ExpiresAt: expires,
 	})
 	if err != nil {
 		s.writeError(c, err)
@@ -593,5 +604,7 @@ func (s *Server) eraseMemories(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
+	s.record(c, audit.Event{TenantID: scope.TenantID, Action: lore.AuditErase, Scope: &scope, Forget: true, Target: scope.RunID,
+		Detail: withKind(countDetail(stats), scope)})
 	c.JSON(http.StatusOK, erased{Scope: scope, Deleted: stats})
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/audit"
 	"github.com/lore-memory/lore/ingest"
 	"github.com/lore-memory/lore/retrieve"
 )
@@ -53,6 +54,9 @@ type Server struct {
 	MCP http.Handler
 	// UI serves the web inspector's assets at /ui; nil answers 404.
 	UI http.Handler
+	// Audit records erases, exports, key changes and refusals; nil
+	// records nothing and answers GET /v1/audit 503.
+	Audit *audit.Log
 }
 
 func (s *Server) logger() *slog.Logger {
@@ -159,6 +163,10 @@ func (s *Server) engine() *gin.Engine {
 	r.POST("/mcp", s.mcp)
 	r.GET("/ui", s.ui)
 	r.GET("/ui/:asset", s.ui)
+	// Security (issue 19): the audit log and retention.
+	v1.GET("/audit", s.listAudit)
+	v1.GET("/retention", s.getRetention)
+	v1.PUT("/retention", s.putRetention)
 	return r
 }
 

@@ -13,6 +13,7 @@ WHERE {{scope "f" .}}
 {{- if .Since}} AND f.last_seen >= $since{{end}}
 {{- if .Until}} AND f.first_seen < $until{{end}}
 {{- if .Current}} AND {{current "f"}}{{end}}
+  AND coalesce(f.expires_at > $now, true)
 {{- if $ordered}} AND f.last_seen IS NOT NULL{{end}}
 RETURN f
 ORDER BY {{if $ordered}}f.tenant_id DESC, f.user_id DESC, {{end}}f.last_seen DESC, f.id

@@ -12,7 +12,13 @@ SET f.history_seq = coalesce(f.history_seq, 0) + 1,
     f.last_seen = CASE WHEN $fact.last_seen > f.last_seen THEN $fact.last_seen ELSE f.last_seen END,
     f.confidence = CASE WHEN $fact.confidence > f.confidence THEN $fact.confidence ELSE f.confidence END,
     f.source_episode_ids = f.source_episode_ids + [x IN $fact.source_episode_ids WHERE NOT x IN f.source_episode_ids],
-    f.updated_at = $fact.updated_at
+    f.updated_at = $fact.updated_at,
+    // Expiry: a new fact takes its own; a restatement keeps the later of
+    // the two, and none (never) when either has none.
+    f.expires_at = CASE WHEN created THEN f.expires_at
+                        WHEN f.expires_at IS NULL OR $fact.expires_at IS NULL THEN null
+                        WHEN $fact.expires_at > f.expires_at THEN $fact.expires_at
+                        ELSE f.expires_at END
 // A fact stored already closed never takes part in deduplication.
 SET f.dedup_key = CASE WHEN f.invalid_at IS NULL AND f.expired_at IS NULL THEN f.dedup_key ELSE null END
 WITH f, created

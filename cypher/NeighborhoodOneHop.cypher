@@ -6,7 +6,7 @@ WHERE seed.id IN $seed_ids AND {{ns "seed" .}}
 CALL {
   WITH seed
   MATCH (seed)-[:SUBJECT_OF|OBJECT]-(f:Fact)
-  WHERE {{scope "f" .}}{{if .Current}} AND {{current "f"}}{{end}}
+  WHERE {{scope "f" .}}{{if .Current}} AND {{current "f"}}{{end}} AND coalesce(f.expires_at > $now, true)
   RETURN f
 }
 WITH f, min(seed.id) AS seed_id

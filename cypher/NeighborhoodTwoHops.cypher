@@ -7,7 +7,7 @@ WHERE seed.id IN $seed_ids AND {{ns "seed" .}}
 CALL {
   WITH seed
   MATCH (seed)-[:SUBJECT_OF|OBJECT]-(f1:Fact)
-  WHERE {{scope "f1" .}}{{if .Current}} AND {{current "f1"}}{{end}}
+  WHERE {{scope "f1" .}}{{if .Current}} AND {{current "f1"}}{{end}} AND coalesce(f1.expires_at > $now, true)
   MATCH (f1)-[:SUBJECT_OF|OBJECT]-(n:Entity)
   WHERE n <> seed AND NOT n.id IN $seed_ids AND {{ns "n" .}}
   RETURN n, max(f1.last_seen) AS recent
@@ -18,7 +18,7 @@ LIMIT $fanout
 CALL {
   WITH n
   MATCH (n)-[:SUBJECT_OF|OBJECT]-(f:Fact)
-  WHERE NOT f.id IN $exclude AND {{scope "f" .}}{{if .Current}} AND {{current "f"}}{{end}}
+  WHERE NOT f.id IN $exclude AND {{scope "f" .}}{{if .Current}} AND {{current "f"}}{{end}} AND coalesce(f.expires_at > $now, true)
   RETURN f
 }
 WITH f, min(seed_id) AS seed_id

@@ -356,6 +356,8 @@ func (r *batchRun) newFact(subj *lore.Entity, pred, text string, conf float64, v
 		ValidAt: validAt, InvalidAt: invalidAt,
 		Count: 1, FirstSeen: first, LastSeen: last,
 		SourceEpisodeIDs: ids, Extractor: r.name,
+		// A fact drawn only from expiring episodes expires with the last.
+		ExpiresAt: lore.ExpiryOf(srcs),
 	}
 }
 

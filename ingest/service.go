@@ -198,6 +198,9 @@ type AddRequest struct {
 	Infer bool
 	// Sync true extracts within the call instead of enqueuing a job.
 	Sync bool
+	// ExpiresAt, when set, is when the messages and the facts drawn only
+	// from them stop being returned (lore.RetentionStore).
+	ExpiresAt *time.Time
 }
 
 // AddResult reports what Add did: the stored episodes, the job that will
@@ -348,6 +351,7 @@ func (s *Service) Add(ctx context.Context, req AddRequest) (*AddResult, error) {
 			SourceID:   m.SourceID,
 			Metadata:   md,
 			Verbatim:   !req.Infer,
+			ExpiresAt:  req.ExpiresAt,
 		}
 	}
 	// Episodes are stored before anything else so that no later failure

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/audit"
 	"github.com/lore-memory/lore/export"
 	"github.com/lore-memory/lore/ingest"
 )
@@ -50,6 +52,10 @@ func (m *Main) exportUser(ctx context.Context, args []string) error {
 	}
 	n, err := export.Write(ctx, w, b.Store, scope, time.Now())
 	if err != nil {
+		return err
+	}
+	if err := m.recordCLI(ctx, cfg.DataDir, b.Store, audit.Event{TenantID: scope.TenantID, Action: lore.AuditExport, Scope: &scope,
+		Detail: countsDetail(n)}); err != nil {
 		return err
 	}
 	if *out != "" {
@@ -100,10 +106,19 @@ func (m *Main) importExport(ctx context.Context, fs *flag.FlagSet, data []byte, 
 	if err != nil {
 		return err
 	}
+	if err := m.recordCLI(ctx, cfg.DataDir, b.Store, audit.Event{TenantID: scope.TenantID, Action: lore.AuditImport, Scope: &scope,
+		Detail: countsDetail(n)}); err != nil {
+		return err
+	}
 	if asJSON {
 		return writeJSON(m.Stdout, map[string]any{"scope": scope, "imported": n, "indexed": docs})
 	}
 	fmt.Fprintf(m.Stdout, "imported %d episodes, %d entities and %d facts for %s/%s; indexed %d documents\n",
 		n.Episodes, n.Entities, n.Facts, scope.TenantID, scope.UserID, docs)
 	return nil
+}
+
+// countsDetail is an export's or import's counts as audit detail.
+func countsDetail(n export.Counts) map[string]string {
+	return map[string]string{"episodes": strconv.Itoa(n.Episodes), "entities": strconv.Itoa(n.Entities), "facts": strconv.Itoa(n.Facts)}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/api"
+	"github.com/lore-memory/lore/audit"
 )
 
 // keySecretFile is the file in the data directory that holds the server's
@@ -31,41 +32,48 @@ const minKeySecret = 32
 // directory's key.secret, created with 32 random bytes (hex) and mode 0600
 // on first use.
 func (m *Main) keySecret(dataDir string) ([]byte, error) {
-	if v := m.getenv("LORE_KEY_SECRET"); v != "" {
+	return m.secret("LORE_KEY_SECRET", dataDir, keySecretFile)
+}
+
+// secret returns a server secret: the environment variable name, or the
+// data directory's file, created with 32 random bytes (hex) and mode 0600
+// on first use. Either must hold at least minKeySecret bytes.
+func (m *Main) secret(name, dataDir, file string) ([]byte, error) {
+	if v := m.getenv(name); v != "" {
 		if len(v) < minKeySecret {
-			return nil, lore.Errorf(lore.EINVALID, "LORE_KEY_SECRET must be at least %d bytes", minKeySecret)
+			return nil, lore.Errorf(lore.EINVALID, "%s must be at least %d bytes", name, minKeySecret)
 		}
 		return []byte(v), nil
 	}
-	path := filepath.Join(dataDir, keySecretFile)
+	path := filepath.Join(dataDir, file)
 	if raw, err := os.ReadFile(path); err == nil {
 		secret := strings.TrimSpace(string(raw))
 		if len(secret) < minKeySecret {
-			return nil, lore.Errorf(lore.EINVALID, "%s holds fewer than %d bytes; delete it only if no key was made with it", path, minKeySecret)
+			return nil, lore.Errorf(lore.EINVALID, "%s holds fewer than %d bytes; delete it only if nothing was made with it", path, minKeySecret)
 		}
 		return []byte(secret), nil
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("read key secret: %w", err)
+		return nil, fmt.Errorf("read %s: %w", file, err)
 	}
 	if err := os.MkdirAll(dataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("create data directory: %w", err)
 	}
 	b := make([]byte, 32)
 	if _, err := rand.Read(b); err != nil {
-		return nil, fmt.Errorf("key secret: %w", err)
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	secret := hex.EncodeToString(b)
 	// O_EXCL: two processes starting together must not write two secrets;
 	// the loser reads the winner's.
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, fs.ErrExist) {
-		return m.keySecret(dataDir)
+		return m.secret(name, dataDir, file)
 	} else if err != nil {
-		return nil, fmt.Errorf("create key secret: %w", err)
+		return nil, fmt.Errorf("create %s: %w", file, err)
 	}
 	_, werr := f.WriteString(secret + "\n")
 	if err := errors.Join(werr, f.Sync(), f.Close()); err != nil {
-		return nil, fmt.Errorf("write key secret: %w", err)
+		return nil, fmt.Errorf("write %s: %w", file, err)
 	}
 	return []byte(secret), nil
 }
@@ -137,18 +145,18 @@ func (m *Main) keys(ctx context.Context, args []string) error {
 }
 
 // openKeys opens the graph store and the key secret for a keys command.
-func (m *Main) openKeys(ctx context.Context, cfg backendConfig) (lore.KeyStore, []byte, error) {
+func (m *Main) openKeys(ctx context.Context, cfg backendConfig) (lore.Store, lore.KeyStore, []byte, error) {
 	secret, err := m.keySecret(cfg.DataDir)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	st, err := openGraph(ctx, cfg)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	m.closers = append(m.closers, st)
 	ks, err := keyStore(st)
-	return ks, secret, err
+	return st, ks, secret, err
 }
 
 func (m *Main) keysCreate(ctx context.Context, args []string) error {
@@ -171,13 +179,21 @@ func (m *Main) keysCreate(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	ks, secret, err := m.openKeys(ctx, cfg)
+	st, ks, secret, err := m.openKeys(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	k := &lore.APIKey{TenantID: *tenant, Role: *role, UserID: *user, AgentID: *agent, Admin: *admin, ExpiresAt: exp}
 	token, err := api.NewKey(ctx, ks, secret, k)
 	if err != nil {
+		return err
+	}
+	var pin *lore.Scope
+	if k.UserID != "" || k.AgentID != "" {
+		pin = &lore.Scope{TenantID: k.TenantID, UserID: k.UserID, AgentID: k.AgentID}
+	}
+	if err := m.recordCLI(ctx, cfg.DataDir, st, audit.Event{TenantID: k.TenantID, Action: lore.AuditKeyCreate, Target: k.ID, Scope: pin,
+		Detail: map[string]string{"admin": strconv.FormatBool(k.Admin)}}); err != nil {
 		return err
 	}
 	if *asJSON {
@@ -198,7 +214,7 @@ func (m *Main) keysList(ctx context.Context, args []string) error {
 	if err := parse(fs, args, e); err != nil {
 		return err
 	}
-	ks, _, err := m.openKeys(ctx, cfg)
+	_, ks, _, err := m.openKeys(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -264,12 +280,15 @@ func (m *Main) keysRevoke(ctx context.Context, args []string) error {
 		fmt.Fprintln(m.Stderr, "lore keys revoke: give exactly one key id")
 		return errUsage
 	}
-	ks, _, err := m.openKeys(ctx, cfg)
+	st, ks, _, err := m.openKeys(ctx, cfg)
 	if err != nil {
 		return err
 	}
 	k, err := ks.RevokeKey(ctx, "", id, time.Now())
 	if err != nil {
+		return err
+	}
+	if err := m.recordCLI(ctx, cfg.DataDir, st, audit.Event{TenantID: k.TenantID, Action: lore.AuditKeyRevoke, Target: k.ID}); err != nil {
 		return err
 	}
 	if *asJSON {

@@ -9,6 +9,7 @@
 //	lore migrate   apply the graph store's schema
 //	lore keys      create, list and revoke API keys
 //	lore mcp       serve MCP over stdin/stdout
+//	lore audit     verify and list the audit log
 //	lore bench     score retrieval on LoCoMo, LongMemEval or a relational question set
 //	lore version   print the version
 package main
@@ -90,6 +91,8 @@ Commands:
   migrate   apply the graph store's schema
   keys      create, list and revoke API keys
   mcp       serve MCP (Model Context Protocol) over stdin/stdout for a local client
+  audit     verify and list the audit log
+  retention sweep expired memories now; set a tenant's raw-text retention
   bench     score retrieval on LoCoMo, LongMemEval or a relational question set
   version   print the version
 
@@ -124,6 +127,10 @@ func (m *Main) Run(ctx context.Context) error {
 		return m.keys(ctx, args)
 	case "mcp":
 		return m.mcpServe(ctx, args)
+	case "audit":
+		return m.auditCmd(ctx, args)
+	case "retention":
+		return m.retentionCmd(ctx, args)
 	case "version", "--version", "-version":
 		fmt.Fprintf(m.Stdout, "lore %s\n", version)
 		return nil

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/api"
@@ -17,6 +18,8 @@ type security struct {
 	CORSOrigins string  // comma-separated origins allowed from browsers
 	RateLimit   float64 // requests per second per key; 0: no limit
 	RateBurst   int
+	// RetentionInterval is how often the retention sweeper runs; 0: never.
+	RetentionInterval time.Duration
 }
 
 // Defaults of the per-key rate limit: generous for an agent, a brake on a
@@ -30,6 +33,8 @@ func (s *security) register(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&s.Auth, "auth", e.str("LORE_AUTH", "auto"), "API keys: auto (required, except on a loopback address before the first key exists) or required (env LORE_AUTH)")
 	fs.StringVar(&s.CORSOrigins, "cors-origins", e.str("LORE_CORS_ORIGINS", ""), "comma-separated origins browsers may call from (https://app.example); none by default (env LORE_CORS_ORIGINS)")
 	fs.Float64Var(&s.RateLimit, "rate-limit", e.float("LORE_RATE_LIMIT", defaultRateLimit), "requests per second per API key; 0 turns the limit off (env LORE_RATE_LIMIT)")
+	fs.DurationVar(&s.RetentionInterval, "retention-interval", e.duration("LORE_RETENTION_INTERVAL", defaultRetentionInterval),
+		"how often expired memories are deleted and raw text past a tenant's policy dropped; 0 turns the sweeper off (env LORE_RETENTION_INTERVAL)")
 	fs.IntVar(&s.RateBurst, "rate-burst", e.int("LORE_RATE_BURST", defaultRateBurst), "requests a key may send at once above the rate (env LORE_RATE_BURST)")
 }
 
@@ -71,7 +76,11 @@ func (m *Main) secure(ctx context.Context, srv *api.Server, cfg serveConfig, add
 		Rate: cfg.security.RateLimit, Burst: cfg.security.RateBurst, Logger: log,
 	}
 	browser := &api.Browser{AllowedOrigins: cfg.security.origins(), AllowedHosts: api.LoopbackHosts(addr), Logger: log}
-	srv.Auth = auth
+	alog, err := m.auditLog(cfg.DataDir, srv.Store, log)
+	if err != nil {
+		return err
+	}
+	srv.Auth, srv.Audit, auth.Audit = auth, alog, alog
 	srv.Middleware = append(srv.Middleware, browser.Middleware, auth.Middleware)
 	open, err := auth.Open(ctx)
 	if err != nil {
@@ -89,6 +98,20 @@ func (m *Main) secure(ctx context.Context, srv *api.Server, cfg serveConfig, add
 		log.Info("API keys required", slog.String("addr", addr), slog.Float64("rate_limit", cfg.security.RateLimit), slog.Int("rate_burst", cfg.security.RateBurst))
 	}
 	return nil
+}
+
+// duration reads a LORE_* variable as a Go duration (10m, 1h).
+func (e *env) duration(name string, def time.Duration) time.Duration {
+	v := strings.TrimSpace(e.get(name))
+	if v == "" {
+		return def
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		e.errs = append(e.errs, lore.Errorf(lore.EINVALID, "%s=%q is not a duration such as 10m", name, v))
+		return def
+	}
+	return d
 }
 
 // float reads a LORE_* variable as a number.

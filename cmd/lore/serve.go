@@ -161,6 +161,11 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	defer stopWorkers()
 	workersDone := make(chan error, 1)
 	go func() { workersDone <- svc.RunWorkers(workerCtx) }()
+	retentionDone, err := startRetention(workerCtx, srv, cfg.security.RetentionInterval, log)
+	if err != nil {
+		_ = ln.Close()
+		return err
+	}
 
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- hs.Serve(ln) }()
@@ -192,6 +197,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		runErr = errors.Join(runErr, fmt.Errorf("http shutdown: %w", err))
 	}
 	stopWorkers()
+	<-retentionDone
 	if workersRunning {
 		if err := <-workersDone; err != nil && !errors.Is(err, context.Canceled) {
 			runErr = errors.Join(runErr, fmt.Errorf("workers: %w", err))

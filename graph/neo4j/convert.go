@@ -178,7 +178,7 @@ func toEpisode(p props) (*lore.Episode, error) {
 	return &lore.Episode{
 		ID: p.str("id"), Scope: p.scope(), Role: p.str("role"), Speaker: p.str("speaker"), Content: p.str("content"),
 		OccurredAt: p.time("occurred_at"), CreatedAt: p.time("created_at"), UpdatedAt: p.time("updated_at"),
-		SourceID: p.str("source_id"), Metadata: md, Verbatim: p.bool("verbatim"),
+		SourceID: p.str("source_id"), Metadata: md, Verbatim: p.bool("verbatim"), ExpiresAt: p.timePtr("expires_at"),
 	}, nil
 }
 

@@ -58,7 +58,7 @@ func (s *Store) AddEpisodes(ctx context.Context, episodes []*lore.Episode) error
 				"agent_id": ep.Scope.AgentID, "run_id": ep.Scope.RunID,
 				"role": ep.Role, "speaker": ep.Speaker, "content": ep.Content,
 				"occurred_at": ep.OccurredAt.UTC(), "created_at": ep.CreatedAt.UTC(), "updated_at": ep.UpdatedAt.UTC(),
-				"source_id": ep.SourceID, "metadata": md, "verbatim": ep.Verbatim,
+				"source_id": ep.SourceID, "metadata": md, "verbatim": ep.Verbatim, "expires_at": utcPtr(ep.ExpiresAt),
 			},
 			"history": hist,
 		})
@@ -126,7 +126,7 @@ func (s *Store) FindEpisodes(ctx context.Context, f lore.EpisodeFilter) ([]*lore
 	sh.IDs, sh.SourceIDs, sh.Since, sh.Until = f.IDs != nil, f.SourceIDs != nil, f.Since != nil, f.Until != nil
 	params := scopeParams(f.Scope)
 	params["ids"], params["source_ids"] = stringsParam(f.IDs), stringsParam(f.SourceIDs)
-	params["since"], params["until"] = utcPtr(f.Since), utcPtr(f.Until)
+	params["since"], params["until"], params["now"] = utcPtr(f.Since), utcPtr(f.Until), s.now().UTC()
 	params["offset"], params["limit"] = skip, limit
 	return read(ctx, s, "find episodes", func(r txRunner) ([]*lore.Episode, error) {
 		recs, err := r.run("FindEpisodes", sh, params)

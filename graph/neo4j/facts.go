@@ -111,6 +111,7 @@ func (s *Store) MergeFact(ctx context.Context, f *lore.Fact, actor string) (*lor
 				"valid_at": utcPtr(f.ValidAt), "invalid_at": utcPtr(f.InvalidAt), "expired_at": utcPtr(f.ExpiredAt),
 				"created_at": now, "updated_at": now, "first_seen": first, "last_seen": last,
 				"source_episode_ids": sources, "extractor": f.Extractor, "metadata": md,
+				"expires_at": utcPtr(f.ExpiresAt),
 			}
 			dedup := dedupKey(ns, f.SubjectID, pred, key)
 			if closed {

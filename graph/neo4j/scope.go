@@ -34,6 +34,8 @@ func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteS
 		{"DeleteScopeSpeakers", nil},
 		{"DeleteScopeJobs", &stats.Jobs},
 		{"DeleteScopeHistory", nil},
+		// The audit log keeps its records; only whom a pseudonym stands for goes.
+		{"DeleteScopeAuditPseudonyms", nil},
 	} {
 		for {
 			n, err := write(ctx, s, "delete scope", func(r txRunner) (int64, error) {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/lore-memory/lore"
 )
@@ -12,6 +13,10 @@ import (
 // episodeColumns lists the columns scanEpisode reads, in order.
 const episodeColumns = `id, tenant_id, user_id, agent_id, run_id, role, speaker, content,
 	occurred_at, created_at, updated_at, source_id, metadata, verbatim`
+
+// episodeRead is what queryEpisodes reads: episodeColumns and the
+// episode's expiry from expirations (NULL for none).
+const episodeRead = episodeColumns + `, (SELECT expires_at FROM expirations x WHERE x.id = episodes.id)`
 
 // AddEpisodes stores episodes in one transaction, assigning ID, CreatedAt
 // and UpdatedAt where empty (and OccurredAt, as CreatedAt), and records an
@@ -62,6 +67,9 @@ func (s *Store) AddEpisodes(ctx context.Context, episodes []*lore.Episode) error
 				}
 				return err
 			}
+			if err := setExpiry(ctx, tx, ep.ID, lore.KindEpisode, ep.Scope, ep.ExpiresAt); err != nil {
+				return err
+			}
 			err = addHistory(ctx, tx, lore.HistoryEvent{MemoryID: ep.ID, Scope: ep.Scope, Event: lore.EventAdd,
 				After: ep.Content, At: now})
 			if err != nil {
@@ -79,7 +87,7 @@ func (s *Store) FindEpisodes(ctx context.Context, f lore.EpisodeFilter) ([]*lore
 	if err := f.Scope.Validate(); err != nil {
 		return nil, err
 	}
-	q, args := episodeQuery(f)
+	q, args := episodeQuery(f, s.clock())
 	eps, err := queryEpisodes(ctx, s.r, q, args...)
 	return eps, wrap("find episodes", err)
 }
@@ -115,8 +123,8 @@ func speakersQuery(scope lore.Scope) (string, []any) {
 	return `SELECT DISTINCT speaker FROM episodes WHERE ` + w.sql() + ` ORDER BY speaker`, w.args
 }
 
-// episodeQuery returns FindEpisodes' statement and arguments.
-func episodeQuery(f lore.EpisodeFilter) (string, []any) {
+// episodeQuery returns FindEpisodes' statement and arguments as of now.
+func episodeQuery(f lore.EpisodeFilter, now time.Time) (string, []any) {
 	var w where
 	if f.IDs != nil {
 		w.scopeFilter("", f.Scope)
@@ -135,7 +143,8 @@ func episodeQuery(f lore.EpisodeFilter) (string, []any) {
 	if f.Until != nil {
 		w.add("occurred_at < ?", micros(*f.Until))
 	}
-	return `SELECT ` + episodeColumns + ` FROM episodes WHERE ` + w.sql() +
+	w.live("episodes", now)
+	return `SELECT ` + episodeRead + ` FROM episodes WHERE ` + w.sql() +
 		` ORDER BY occurred_at, created_at, id` + limitOffset(f.Limit, f.Offset), w.args
 }
 
@@ -188,6 +197,9 @@ func (s *Store) DeleteEpisode(ctx context.Context, scope lore.Scope, id string, 
 		if _, err := tx.ExecContext(ctx, `DELETE FROM episodes WHERE id = ?`, ep.ID); err != nil {
 			return err
 		}
+		if err := setExpiry(ctx, tx, ep.ID, "", ep.Scope, nil); err != nil {
+			return err
+		}
 		return addHistory(ctx, tx, lore.HistoryEvent{MemoryID: ep.ID, Scope: ep.Scope, Event: lore.EventDelete,
 			Before: ep.Content, Actor: actor, At: s.clock()})
 	})
@@ -199,7 +211,7 @@ func getEpisode(ctx context.Context, q querier, scope lore.Scope, id string) (*l
 	var w where
 	w.add("id = ?", id)
 	w.scopeFilter("", scope)
-	eps, err := queryEpisodes(ctx, q, `SELECT `+episodeColumns+` FROM episodes WHERE `+w.sql(), w.args...)
+	eps, err := queryEpisodes(ctx, q, `SELECT `+episodeRead+` FROM episodes WHERE `+w.sql(), w.args...)
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +227,7 @@ type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-// queryEpisodes runs a query selecting episodeColumns.
+// queryEpisodes runs a query selecting episodeRead.
 func queryEpisodes(ctx context.Context, q querier, query string, args ...any) ([]*lore.Episode, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
@@ -228,11 +240,13 @@ func queryEpisodes(ctx context.Context, q querier, query string, args ...any) ([
 			ep                         lore.Episode
 			occurred, created, updated int64
 			meta                       sql.NullString
+			expires                    sql.NullInt64
 		)
 		if err := rows.Scan(&ep.ID, &ep.Scope.TenantID, &ep.Scope.UserID, &ep.Scope.AgentID, &ep.Scope.RunID,
-			&ep.Role, &ep.Speaker, &ep.Content, &occurred, &created, &updated, &ep.SourceID, &meta, &ep.Verbatim); err != nil {
+			&ep.Role, &ep.Speaker, &ep.Content, &occurred, &created, &updated, &ep.SourceID, &meta, &ep.Verbatim, &expires); err != nil {
 			return nil, err
 		}
+		ep.ExpiresAt = fromNullMicros(expires)
 		ep.OccurredAt, ep.CreatedAt, ep.UpdatedAt = fromMicros(occurred), fromMicros(created), fromMicros(updated)
 		if ep.Metadata, err = decodeJSON(meta); err != nil {
 			return nil, fmt.Errorf("episode %s metadata: %w", ep.ID, err)

@@ -104,6 +104,9 @@ func (s *Store) MergeFact(ctx context.Context, f *lore.Fact, actor string) (*lor
 			if err != nil {
 				return err
 			}
+			if err := setExpiry(ctx, tx, id, lore.KindFact, f.Scope, f.ExpiresAt); err != nil {
+				return err
+			}
 			text = f.Text
 		case err != nil:
 			return err
@@ -114,6 +117,9 @@ func (s *Store) MergeFact(ctx context.Context, f *lore.Fact, actor string) (*lor
 				valid_at = coalesce(valid_at, ?) WHERE id = ?`,
 				count, micros(first), micros(last), f.Confidence, micros(now), microsPtr(f.ValidAt), id)
 			if err != nil {
+				return err
+			}
+			if err := mergeExpiry(ctx, tx, id, f.ExpiresAt); err != nil {
 				return err
 			}
 		}
@@ -183,6 +189,7 @@ func factQuery(f lore.FactFilter, now time.Time) (string, []any) {
 	if f.Until != nil {
 		w.add("first_seen < ?", micros(*f.Until))
 	}
+	w.live("facts", now)
 	return `SELECT ` + factColumns + ` FROM facts WHERE ` + w.sql() +
 		` ORDER BY last_seen DESC, id` + limitOffset(f.Limit, f.Offset), w.args
 }
@@ -328,6 +335,9 @@ func (s *Store) DeleteFact(ctx context.Context, scope lore.Scope, id string, act
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM facts WHERE id = ?`, f.ID); err != nil {
+			return err
+		}
+		if err := setExpiry(ctx, tx, f.ID, "", f.Scope, nil); err != nil {
 			return err
 		}
 		return addHistory(ctx, tx, lore.HistoryEvent{MemoryID: f.ID, Scope: f.Scope, Event: lore.EventDelete,
@@ -511,6 +521,7 @@ func touchingQuery(scope lore.Scope, ids []string, invalidated bool, now time.Ti
 	if !invalidated {
 		w.add(currentSQL, micros(now), micros(now))
 	}
+	w.live("facts", now)
 	cond := w.sql()
 	args := append(anys(ids), w.args...)
 	args = append(args, anys(ids)...)
@@ -565,6 +576,13 @@ func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteS
 			return err
 		}
 		if stats.Jobs, err = del("jobs", false); err != nil {
+			return err
+		}
+		if _, err = del("expirations", false); err != nil {
+			return err
+		}
+		// The audit log keeps its records; only whom a pseudonym stands for goes.
+		if _, err = del("audit_pseudonyms", true); err != nil {
 			return err
 		}
 		_, err = del("history", false)

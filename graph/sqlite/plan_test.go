@@ -33,17 +33,17 @@ func TestQueryPlansUseIndexes(t *testing.T) {
 	add := func(name, sql string, args []any) { cases = append(cases, stmt{name, sql, args, ""}) }
 	// must registers a statement whose plan must use the index.
 	must := func(index, name, sql string, args []any) { cases = append(cases, stmt{name, sql, args, index}) }
-	q, a := episodeQuery(lore.EpisodeFilter{Scope: user, Limit: 10})
+	q, a := episodeQuery(lore.EpisodeFilter{Scope: user, Limit: 10}, now)
 	must("episodes_user", "episodes of a user", q, a)
-	q, a = episodeQuery(lore.EpisodeFilter{Scope: agent})
+	q, a = episodeQuery(lore.EpisodeFilter{Scope: agent}, now)
 	must("episodes_agent", "episodes of an agent", q, a)
-	q, a = episodeQuery(lore.EpisodeFilter{Scope: lore.Scope{TenantID: "t", UserID: "u", RunID: "r"}})
+	q, a = episodeQuery(lore.EpisodeFilter{Scope: lore.Scope{TenantID: "t", UserID: "u", RunID: "r"}}, now)
 	must("episodes_run", "episodes of a run", q, a)
 	q, a = speakersQuery(user)
 	must("episodes_user_speaker", "speakers of a user", q, a)
 	q, a = speakersQuery(agent)
 	must("episodes_agent_speaker", "speakers of an agent", q, a)
-	q, a = episodeQuery(lore.EpisodeFilter{Scope: user, IDs: []string{"x", "y"}})
+	q, a = episodeQuery(lore.EpisodeFilter{Scope: user, IDs: []string{"x", "y"}}, now)
 	must("sqlite_autoindex_episodes_1", "episodes by id", q, a)
 	q, a = factQuery(lore.FactFilter{Scope: user, Limit: 20}, now)
 	must("facts_user", "facts of a user", q, a)

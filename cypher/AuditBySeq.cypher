@@ -1,0 +1,3 @@
+CYPHER replan=skip
+MATCH (a:AuditRecord {seq: $seq})
+RETURN a

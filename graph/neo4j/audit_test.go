@@ -1,0 +1,12 @@
+package neo4j_test
+
+import (
+	"testing"
+
+	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/storetest"
+)
+
+func TestAudit(t *testing.T) {
+	storetest.RunAudit(t, "neo4j", func(tb testing.TB) lore.Store { return mustOpen(tb) })
+}

@@ -1,0 +1,80 @@
+package neo4j
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/lore-memory/lore"
+)
+
+var _ lore.RetentionStore = (*Store)(nil)
+
+// SweepExpired deletes up to limit expired episodes and facts (limit each)
+// with their history, and returns them as they were.
+func (s *Store) SweepExpired(ctx context.Context, now time.Time, limit int) (lore.Swept, error) {
+	var out lore.Swept
+	params := map[string]any{"now": now.UTC(), "limit": int64(max(limit, 1))}
+	eps, err := s.sweepRows(ctx, "SweepExpiredEpisodes", params)
+	if err != nil {
+		return out, err
+	}
+	for _, p := range eps {
+		ep, err := toEpisode(p)
+		if err != nil {
+			return out, err
+		}
+		out.Episodes = append(out.Episodes, ep)
+	}
+	facts, err := s.sweepRows(ctx, "SweepExpiredFacts", params)
+	if err != nil {
+		return out, err
+	}
+	for _, p := range facts {
+		f, err := toFact(p)
+		if err != nil {
+			return out, err
+		}
+		out.Facts = append(out.Facts, f)
+	}
+	return out, nil
+}
+
+// DropRawText clears the content of up to limit of the tenant's
+// conversation episodes stored before before, with their history's text.
+func (s *Store) DropRawText(ctx context.Context, tenantID string, before time.Time, limit int) (lore.Swept, error) {
+	var out lore.Swept
+	rows, err := s.sweepRows(ctx, "DropRawText", map[string]any{"tenant_id": tenantID, "before": before.UTC(), "limit": int64(max(limit, 1))})
+	if err != nil {
+		return out, err
+	}
+	for _, p := range rows {
+		ep, err := toEpisode(p)
+		if err != nil {
+			return out, err
+		}
+		out.Episodes = append(out.Episodes, ep)
+	}
+	return out, nil
+}
+
+// sweepRows runs a retention statement that returns the nodes it changed
+// as property maps p.
+func (s *Store) sweepRows(ctx context.Context, stmt string, params map[string]any) ([]props, error) {
+	return write(ctx, s, "retention", func(r txRunner) ([]props, error) {
+		recs, err := r.run(stmt, shape{}, params)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]props, 0, len(recs))
+		for _, rec := range recs {
+			v, _ := rec.Get("p")
+			m, ok := v.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("%s: p is %T, want a map", stmt, v)
+			}
+			out = append(out, props(m))
+		}
+		return out, nil
+	})
+}
