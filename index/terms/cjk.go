@@ -1,0 +1,51 @@
+package terms
+
+import "unicode"
+
+// Chinese and Japanese write words without spaces, so a run of their
+// characters is not one term (as it was to FTS5's unicode61 tokenizer, which
+// made 「我住在台北在台積電當工程師」 a single token no query matched). Analyze
+// splits such a run into overlapping character bigrams, the scheme of
+// Lucene's CJKBigramFilter: 「台積電」 → 台積 積電, and a run of one character
+// is that character. A query's bigrams then match a document's wherever the
+// same two characters stand side by side, whatever the word boundaries.
+//
+// Dictionary segmentation (github.com/go-ego/gse) was measured against this
+// on fixtures/zh and lost: see index/terms/README.md.
+
+// isCJK reports the characters analyzed as bigrams: Han ideographs
+// (Chinese characters, Japanese kanji), the Japanese kana, and the marks
+// written inside such words (々 iteration, ー long vowel, 〆). Hangul keeps
+// the word analysis: Korean separates words with spaces.
+func isCJK(r rune) bool {
+	switch {
+	case r < 0x2E80:
+		return false
+	case r == 0x3005 || r == 0x3006 || r == 0x30FC:
+		return true
+	}
+	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r)
+}
+
+// foldWidth maps the full-width forms of ASCII letters and digits (U+FF10 to
+// U+FF5A), which Chinese and Japanese text uses beside its own characters,
+// to ASCII: 「Ｇｏｏｇｌｅ」 is "google". Every other rune is returned as is.
+func foldWidth(r rune) rune {
+	switch {
+	case r >= 0xFF10 && r <= 0xFF19, r >= 0xFF21 && r <= 0xFF3A, r >= 0xFF41 && r <= 0xFF5A:
+		return r - 0xFF10 + '0'
+	}
+	return r
+}
+
+// emitBigrams calls fn with the bigrams of a run of CJK characters, or with
+// the character itself when the run has one.
+func emitBigrams(run []rune, fn func(term string)) {
+	if len(run) == 1 {
+		fn(string(run))
+		return
+	}
+	for i := 0; i+1 < len(run); i++ {
+		fn(string(run[i : i+2]))
+	}
+}
