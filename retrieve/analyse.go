@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/index/terms"
 )
 
 // analysis is what the pipeline needs to know about a query.
@@ -46,6 +47,9 @@ func analyse(query string, ref time.Time, parse func(string, time.Time) []TimeSp
 	}
 	a.Aggregate = aggregates(a.Words)
 	a.NGrams = ngrams(a.Words, maxNGram)
+	// Chinese names stand inside runs without spaces: 「小美住在哪裡」.
+	a.NGrams = append(a.NGrams, terms.CJKGrams(query, 2, 4)...)
+	a.FirstPerson = a.FirstPerson || strings.ContainsRune(query, '我')
 	// A pasted paragraph would otherwise send hundreds of names to the
 	// entity lookup; the longest n-grams come first and are kept.
 	if len(a.NGrams) > maxNGrams {

@@ -145,12 +145,12 @@ var (
 	zhMoveRe      = regexp.MustCompile(`^(?:已經|已经|剛|刚)?搬(?:家)?(?:到|去|回|來|来|回到)(?:了)?(.+)$`)
 	zhLiveRe      = regexp.MustCompile(`^住(?:在)?(.+)$`)
 	zhWorkAsAtRe  = regexp.MustCompile(`^在(.+?)(?:當|当|做|擔任|担任)(?:一名|一個|一个|一位)?(.+)$`)
-	zhWorkAtRe    = regexp.MustCompile(`^在(.+?)(?:工作|上班|任職|任职|實習|实习)`)
+	zhWorkAtRe    = regexp.MustCompile(`^在(.+?)(?:工作|上班|任職|任职|實習|实习|教書|教书)`)
 	zhSwitchRe    = regexp.MustCompile(`^(?:換|换|跳槽|轉|转|換工作|换工作)(?:到|去)(.+?)(?:工作|上班)?$`)
 	zhGoWorkRe    = regexp.MustCompile(`^(?:去|到)(.+?)(?:工作|上班)$`)
 	zhLeftRe      = regexp.MustCompile(`^(?:離開|离开|辭掉|辞掉|辭去|辞去)(?:了)?(.+?)(?:的工作)?$`)
 	zhQuitFromRe  = regexp.MustCompile(`^(?:從|从)(.+?)(?:離職|离职|辭職|辞职)`)
-	zhIsRe        = regexp.MustCompile(`^(?:是|當|当|擔任|担任)(?:一名|一個|一个|一位|個|个|名)?(.+)$`)
+	zhIsRe        = regexp.MustCompile(`^(?:是|當|当|擔任|担任)(?:一名|一個|一个|一位|一隻|一只|一條|一条|個|个|名|隻|只)?(.+)$`)
 	zhAllergicRe  = regexp.MustCompile(`^(?:對|对)(.+?)過敏|^(?:對|对)(.+?)过敏`)
 	zhDislikeRe   = regexp.MustCompile(`^(?:不(?:太)?(?:喜歡|喜欢|愛|爱)|討厭|讨厌)(.+)$`)
 	zhLikeRe      = regexp.MustCompile(`^(?:很|最|超|非常|特別|特别|真的|好)?(?:喜歡|喜欢|愛|爱|熱愛|热爱|迷上|迷上了)(?:上)?(.+)$`)
@@ -177,10 +177,16 @@ func (c *collector) zhEpisode(ep *lore.Episode, subject, subjectType string, ref
 	speaker := zhWho{entity: subject, typ: subjectType, label: subject}
 	for _, sentence := range zhSentenceRe.FindAllString(captionRe.ReplaceAllString(ep.Content, ""), -1) {
 		sentence = strings.TrimSpace(sentence)
-		if zhQuestionEnd.MatchString(sentence) {
-			continue
-		}
 		body := strings.TrimRight(sentence, "。！？!?；; ")
+		if zhQuestionEnd.MatchString(sentence) {
+			// 「我兒子對牛奶過敏，有什麼早餐推薦嗎？」: the clauses before
+			// the question still state facts.
+			i := strings.LastIndexAny(body, "，,")
+			if i < 0 {
+				continue
+			}
+			body = body[:i]
+		}
 		body = zhStripFillers(body)
 		if body == "" || zhPleasantry(body) {
 			continue
@@ -296,6 +302,7 @@ func (c *collector) zhSubject(clause string, prev, speaker zhWho, ref time.Time)
 			} else {
 				// An unnamed role stands as itself: user的媽媽.
 				who = zhWho{entity: speaker.label + "的" + role, typ: "person", label: speaker.label + "的" + role}
+				c.zh.last[speaker.entity] = who
 				s = after
 			}
 		}
@@ -346,11 +353,18 @@ func zhName(s string, ref time.Time) (string, int) {
 	}
 	n, runes := 0, 0
 	for i, r := range s {
-		if i >= stop || !unicode.Is(unicode.Han, r) || (runes > 0 && zhPrefix(s[i:], "stop") != "") {
+		if i >= stop || !unicode.Is(unicode.Han, r) {
 			break
 		}
-		if runes == 0 && zhPrefix(s[i:], "stop") != "" {
-			return "", 0
+		if w := zhPrefix(s[i:], "stop"); w != "" {
+			// A name never opens with a grammatical word, but its
+			// second character may look like one (小剛, 阿明).
+			if runes == 0 {
+				return "", 0
+			}
+			if runes != 1 || utf8.RuneCountInString(w) > 1 || zhPrefix(s[i:], "namechar") == "" {
+				break
+			}
 		}
 		n = i + utf8.RuneLen(r)
 		runes++
@@ -362,7 +376,7 @@ func zhName(s string, ref time.Time) (string, int) {
 }
 
 // latinNameRe is a capitalized name in Latin letters inside Chinese text.
-var latinNameRe = regexp.MustCompile(`^\s*\p{Lu}[\p{L}'-]+(?:\s\p{Lu}[\p{L}'-]+)?`)
+var latinNameRe = regexp.MustCompile(`^\s*\p{Lu}[\p{Latin}'-]+(?:\s\p{Lu}[\p{Latin}'-]+)?`)
 
 // zhPlausibleName reports whether s can be a name: two to four Han
 // characters with no grammatical word, or a Latin name.
@@ -590,7 +604,7 @@ func (c *collector) zhFacts(who zhWho, rest, clause string, when *time.Time, ref
 			return []lore.ExtractedFact{fact("works_at", org, "organization", L+"在"+org+"工作", at, 0.85)}
 		}
 	}
-	if m := zhSwitchRe.FindStringSubmatch(rest); m != nil {
+	if m := zhSwitchRe.FindStringSubmatch(zhObject(rest, ref)); m != nil {
 		if org := zhObject(m[1], ref); ok(org) {
 			return []lore.ExtractedFact{fact("works_at", org, "organization", L+"在"+org+"工作", eventAt, 0.8)}
 		}
@@ -620,7 +634,16 @@ func (c *collector) zhFacts(who zhWho, rest, clause string, when *time.Time, ref
 	}
 	if m := zhBreakUpRe.FindStringSubmatch(rest); m != nil {
 		if name := zhObject(m[1], ref); ok(name) {
-			return []lore.ExtractedFact{endedFact(fact("dates", name, "person", L+"和"+name+"交往", nil, 0.75))}
+			out := []lore.ExtractedFact{endedFact(fact("dates", name, "person", L+"和"+name+"交往", nil, 0.75))}
+			// The boyfriend or girlfriend relation ends with it.
+			for _, pred := range []string{"has_boyfriend", "has_girlfriend"} {
+				if _, found := c.prior(who.entity, pred, name); found {
+					f := endedFact(fact(pred, name, "person", "", nil, 0.75))
+					f.Text = name + "是" + L + "的" + map[string]string{"has_boyfriend": "男朋友", "has_girlfriend": "女朋友"}[pred]
+					out = append(out, f)
+				}
+			}
+			return out
 		}
 	}
 	if m := zhDislikeRe.FindStringSubmatch(rest); m != nil {

@@ -49,3 +49,33 @@ func emitBigrams(run []rune, fn func(term string)) {
 		fn(string(run[i : i+2]))
 	}
 }
+
+// CJKGrams returns the distinct substrings of minLen to maxLen characters
+// of each run of CJK characters in text, in order: the strings that may be
+// a name in text without spaces (「我妹妹小美搬到東京」 holds 小美 and 東京).
+// Callers look them up as entity names.
+func CJKGrams(text string, minLen, maxLen int) []string {
+	var out []string
+	seen := map[string]bool{}
+	var run []rune
+	flush := func() {
+		for i := range run {
+			for n := minLen; n <= maxLen && i+n <= len(run); n++ {
+				if g := string(run[i : i+n]); !seen[g] {
+					seen[g] = true
+					out = append(out, g)
+				}
+			}
+		}
+		run = run[:0]
+	}
+	for _, r := range text {
+		if isCJK(r) {
+			run = append(run, r)
+			continue
+		}
+		flush()
+	}
+	flush()
+	return out
+}
