@@ -141,6 +141,12 @@ type EmbedderInfo struct {
 	Name     string `json:"name"`
 	Dim      int    `json:"dim"`
 	Checksum string `json:"checksum"`
+	// QueryPrefix and PassagePrefix are the texts Lore puts before a query
+	// and before a stored passage (e5's "query: " and "passage: "); empty
+	// for a symmetric model. They change the vectors, so they are part of
+	// the identity a store records. See QueryEmbedder.
+	QueryPrefix   string `json:"query_prefix,omitempty"`
+	PassagePrefix string `json:"passage_prefix,omitempty"`
 }
 
 // Embedder turns texts into vectors of Info().Dim, L2-normalized.

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/index/terms"
 )
 
 // defaultConfidence is given to facts whose extractor left confidence unset.
@@ -142,6 +143,7 @@ func (s *Service) candidates(ctx context.Context, scope lore.Scope, eps []*lore.
 		text.WriteString("\n")
 	}
 	names := ngrams(text.String(), cfg.MaxNGram)
+	names = append(names, terms.CJKGrams(text.String(), 2, 4)...) // Chinese names: 「小美住在東京」
 	names = append(names, userName(scope))
 	found := map[string]*lore.Entity{}
 	const chunk = 400

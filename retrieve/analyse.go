@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/index/terms"
 )
 
 // analysis is what the pipeline needs to know about a query.
@@ -16,6 +17,9 @@ type analysis struct {
 	// NGrams are normalised word n-grams (1 to 3 words) that may name an
 	// entity, longest first; n-grams of stopwords alone are left out.
 	NGrams []string
+	// RoleText is the English gloss of a Chinese query for roleChains
+	// (zh.go), or "".
+	RoleText string
 	// FirstPerson is true when the query is about the user ("my", "I").
 	FirstPerson bool
 	// Spans are the time expressions of the query, resolved.
@@ -46,6 +50,13 @@ func analyse(query string, ref time.Time, parse func(string, time.Time) []TimeSp
 	}
 	a.Aggregate = aggregates(a.Words)
 	a.NGrams = ngrams(a.Words, maxNGram)
+	// Chinese names stand inside runs without spaces: 「小美住在哪裡」.
+	a.NGrams = append(a.NGrams, terms.CJKGrams(query, 2, 4)...)
+	a.FirstPerson = a.FirstPerson || strings.ContainsRune(query, '我')
+	if g := zhGloss(query); len(g) > 0 {
+		a.Words = append(a.Words, g...) // zh.go
+		a.RoleText = strings.Join(g, " ")
+	}
 	// A pasted paragraph would otherwise send hundreds of names to the
 	// entity lookup; the longest n-grams come first and are kept.
 	if len(a.NGrams) > maxNGrams {

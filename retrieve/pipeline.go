@@ -234,7 +234,7 @@ func (p *Pipeline) candidates(ctx context.Context, req Request, kinds []lore.Doc
 				}
 				text = withoutSpeakers(text, a.Words, speakers)
 			}
-			vs, err := p.Embedder.Embed(ctx, []string{text})
+			vs, err := lore.EmbedQuery(ctx, p.Embedder, []string{text})
 			if err != nil {
 				vecErr = fmt.Errorf("retrieve: embed query: %w", err)
 				return

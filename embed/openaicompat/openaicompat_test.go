@@ -30,6 +30,7 @@ type fakeServer struct {
 	requests atomic.Int32
 	mu       sync.Mutex
 	batches  [][]string // inputs of the normal answers, in order
+	models   []string   // model names of the normal answers, in order
 	reverse  bool       // answer data in reverse order, as servers may
 }
 
@@ -57,9 +58,12 @@ func (s *fakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
-	if req.Model != "test-embed" {
-		s.t.Errorf("model=%q, want %q", req.Model, "test-embed")
+	if req.Model != "test-embed" && req.Model != "test-embed-query" {
+		s.t.Errorf("model=%q, want %q or %q", req.Model, "test-embed", "test-embed-query")
 	}
+	s.mu.Lock()
+	s.models = append(s.models, req.Model)
+	s.mu.Unlock()
 	s.mu.Lock()
 	s.batches = append(s.batches, req.Input)
 	s.mu.Unlock()
@@ -328,6 +332,42 @@ func TestJitteredBackoff(t *testing.T) {
 				if got := jitteredBackoff(tt.n); got < tt.min || got >= tt.max {
 					t.Fatalf("jitteredBackoff(%d)=%v, want in [%v, %v)", tt.n, got, tt.min, tt.max)
 				}
+			}
+		})
+	}
+}
+
+func TestEmbedQuerySendsQueryModel(t *testing.T) {
+	tests := []struct {
+		name       string
+		queryModel string
+		wantQuery  string
+		wantName   string
+	}{
+		{"no query model: queries go as the model", "", "test-embed", "test-embed"},
+		{"query model", "test-embed-query", "test-embed-query", "test-embed|test-embed-query"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := &fakeServer{t: t, dim: 8}
+			e := newTestEmbedder(t, srv, Config{Dim: 8, QueryModel: tt.queryModel})
+			ctx := context.Background()
+			passages, err := e.Embed(ctx, []string{"a passage"})
+			if err != nil {
+				t.Fatalf("Embed: %v", err)
+			}
+			queries, err := lore.EmbedQuery(ctx, e, []string{"a query", "another"})
+			if err != nil {
+				t.Fatalf("EmbedQuery: %v", err)
+			}
+			if len(passages) != 1 || len(queries) != 2 {
+				t.Fatalf("got %d passage and %d query vectors, want 1 and 2", len(passages), len(queries))
+			}
+			if want := []string{"test-embed", tt.wantQuery}; !slices.Equal(srv.models, want) {
+				t.Errorf("models sent=%q, want %q", srv.models, want)
+			}
+			if got := e.Info().Name; got != tt.wantName {
+				t.Errorf("Info().Name=%q, want %q", got, tt.wantName)
 			}
 		})
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/template"
 	"time"
+	"unicode"
 
 	"github.com/lore-memory/lore"
 )
@@ -66,9 +67,13 @@ type batch struct {
 type (
 	inputView struct {
 		UserName string
-		Entities []entityView
-		Facts    []factView
-		Messages []messageView
+		// OtherLanguage is set when a message has letters of a script
+		// other than Latin (Chinese, say): the template then asks for
+		// facts in the user's language. English prompts are unchanged.
+		OtherLanguage bool
+		Entities      []entityView
+		Facts         []factView
+		Messages      []messageView
 	}
 	entityView struct {
 		Handle  int
@@ -163,6 +168,7 @@ func (x *Extractor) plan(req lore.ExtractRequest, user userInfo) []batch {
 		v.Messages = make([]messageView, len(out[i].episodes))
 		for j, ep := range out[i].episodes {
 			v.Messages[j] = messageView{Handle: j + 1, Date: formatDate(ep.OccurredAt), Speaker: speaker(ep, user), Content: quote(ep.Content)}
+			v.OtherLanguage = v.OtherLanguage || nonLatin(ep.Content)
 		}
 		var buf bytes.Buffer
 		// The template and its data are ours; it cannot fail on any input.
@@ -172,6 +178,11 @@ func (x *Extractor) plan(req lore.ExtractRequest, user userInfo) []batch {
 		out[i].prompt = buf.String()
 	}
 	return out
+}
+
+// nonLatin reports whether s has a letter of a script other than Latin.
+func nonLatin(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return unicode.IsLetter(r) && !unicode.Is(unicode.Latin, r) })
 }
 
 // messageLine is one message as the input template renders it, for

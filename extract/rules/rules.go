@@ -124,6 +124,7 @@ type collector struct {
 	// candFacts are the request's current facts, for what "sold the
 	// Civic" or "switched from mechanical" ends.
 	candFacts []*lore.Fact
+	zh        *zhState // the Chinese rules' memory (zh.go)
 }
 
 // namedSubject returns the person or pet a sentence opens with, when the
@@ -282,6 +283,10 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 	}
 	subject := c.entity(speaker, speakerType)
 	c.msgs[subject]++
+	if isChinese(ep.Content) {
+		c.zhEpisode(ep, subject, speakerType, ref) // zh.go
+		return
+	}
 	v := voice{name: subject, other: other}
 	add := func(f lore.ExtractedFact) {
 		f.EpisodeIDs = []string{ep.ID}

@@ -23,9 +23,10 @@ const (
 // Analyze case-folds text, removes Latin diacritics, splits it into tokens
 // (runs of letters, digits and private-use characters; everything else,
 // including marks outside the combining diacriticals, separates) and stems
-// each token with Porter's algorithm. It returns the terms in order,
-// repeats included. For every word of testdata/fts5_porter.tsv it gives the
-// term FTS5 gives.
+// each token with Porter's algorithm. Runs of Chinese and Japanese
+// characters become overlapping character bigrams instead (cjk.go). It
+// returns the terms in order, repeats included. For every word of
+// testdata/fts5_porter.tsv it gives the term FTS5 gives.
 func Analyze(text string) []string {
 	var out []string
 	each(text, func(term string) { out = append(out, term) })
@@ -47,19 +48,33 @@ func Joined(text string) string {
 
 // each calls fn with every term of text, in order.
 func each(text string, fn func(term string)) {
-	var tok []rune
+	var tok, run []rune
 	flush := func() {
-		if len(tok) == 0 {
-			return
+		if len(tok) > 0 {
+			fn(stemToken(string(tok)))
+			tok = tok[:0]
 		}
-		fn(stemToken(string(tok)))
-		tok = tok[:0]
+		if len(run) > 0 {
+			emitBigrams(run, fn)
+			run = run[:0]
+		}
 	}
 	for _, r := range norm.NFC.String(strings.ToValidUTF8(text, " ")) {
+		r = foldWidth(r)
 		switch {
+		case isCJK(r):
+			// A CJK run ends a Latin token and a Latin token ends a CJK
+			// run: 「我在Google工作」 → 我在 google 工作.
+			if len(tok) > 0 {
+				flush()
+			}
+			run = append(run, r)
 		case isCombiningDiacritic(r):
 			// Part of the token, and removed with the diacritics.
 		case unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r):
+			if len(run) > 0 {
+				flush()
+			}
 			tok = appendFolded(tok, foldCase(r))
 		default:
 			flush()

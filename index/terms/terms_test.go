@@ -86,7 +86,8 @@ func TestJoined(t *testing.T) {
 
 // TestAnalyzeMatchesFTS5 checks Analyze against the terms SQLite's FTS5
 // tokenizer, which the embedded index used to rank with, makes of every
-// word in testdata/fts5_porter.tsv.
+// word in testdata/fts5_porter.tsv but those with Chinese, Japanese or
+// full-width characters.
 func TestAnalyzeMatchesFTS5(t *testing.T) {
 	data, err := os.ReadFile("testdata/fts5_porter.tsv")
 	if err != nil {
@@ -100,6 +101,11 @@ func TestAnalyzeMatchesFTS5(t *testing.T) {
 		word, want, ok := strings.Cut(line, "\t")
 		if !ok {
 			t.Fatalf("bad fixture line %q", line)
+		}
+		if departsFromFTS5(word) {
+			// Chinese and Japanese runs are bigrams, full-width
+			// letters ASCII (cjk.go): on purpose, TestCJKBigrams.
+			continue
 		}
 		n++
 		if got := Joined(word); got != want {
