@@ -80,7 +80,7 @@ var rolePrefixed = map[string]bool{"works_as": true, "works_at": true, "lives_in
 func (c *collector) nameRoles() {
 	roles := map[string]string{} // person → "user's sister"
 	note := func(subject, predicate, object string, ended bool) {
-		if r, ok := strings.CutPrefix(predicate, "has_"); ok && !ended && !petRoles[strings.ReplaceAll(r, "_", " ")] {
+		if r, ok := strings.CutPrefix(predicate, "has_"); ok && !ended {
 			roles[object] = possessive(subject) + " " + strings.ReplaceAll(r, "_", " ")
 		}
 	}
@@ -93,7 +93,7 @@ func (c *collector) nameRoles() {
 	for i := range c.ex.Facts {
 		f := &c.ex.Facts[i]
 		role := roles[f.Subject]
-		if role == "" || !rolePrefixed[f.Predicate] || !strings.HasPrefix(f.Text, f.Subject+" ") {
+		if role == "" || !(rolePrefixed[f.Predicate] || f.Predicate == "statement") || !strings.HasPrefix(f.Text, f.Subject+" ") {
 			continue
 		}
 		f.Text = role + " " + f.Text

@@ -121,6 +121,44 @@ func TestExtractRules3(t *testing.T) {
 		{name: "started dating", text: "Noor and I started dating in March", want: []triple{{s: "user", p: "dates", o: "Noor"}}},
 		{name: "my boyfriend", text: "my boyfriend Idris is a baker", want: []triple{{s: "user", p: "dates", o: "Idris"}, {s: "user", p: "has_boyfriend", o: "Idris"}}},
 		{name: "new manager", text: "my new manager is Aoife", want: []triple{{s: "user", p: "has_manager", o: "Aoife"}}},
+		// Job changes, trades and people introduced without a role.
+		{
+			name: "starting as", text: "Finished my degree! starting as a junior architect at Foster Partners next month",
+			want:  []triple{{s: "user", p: "works_as", o: "junior architect"}, {s: "user", p: "works_at", o: "Foster Partners"}},
+			never: []triple{{s: "user", p: "works_at", o: "Foster Partners next month"}},
+		},
+		{name: "promoted", text: "I got promoted to shift supervisor!", want: []triple{{s: "user", p: "works_as", o: "shift supervisor"}}},
+		{name: "started to is no job", text: "I started to cook more at home", never: []triple{{s: "user", p: "works_as", o: "cook more at home"}}},
+		{
+			name: "their new job as", text: "my brother Tomasz started a new job as a baker at Crumbs",
+			want: []triple{{s: "Tomasz", p: "works_as", o: "baker"}, {s: "Tomasz", p: "works_at", o: "Crumbs"}},
+		},
+		{
+			name: "student studies at", text: "I'm a law student at the University of Leeds",
+			want: []triple{{s: "user", p: "works_as", o: "law student"}, {s: "user", p: "studies_at", o: "University of Leeds"}},
+		},
+		{
+			name: "traded in", text: "we traded in the Golf for a Skoda Octavia",
+			cands: []*lore.Fact{{Subject: "user", Predicate: "drives", Object: "VW Golf"}},
+			want:  []triple{{s: "user", p: "drives", o: "VW Golf", ended: true}, {s: "user", p: "drives", o: "Skoda Octavia"}},
+		},
+		{
+			name: "replaced with", text: "I replaced Sublime with Zed last month",
+			want: []triple{{s: "user", p: "uses_editor", o: "Sublime", ended: true}, {s: "user", p: "uses_editor", o: "Zed"}},
+		},
+		{name: "traded an unknown thing", text: "I traded my guitar for a bike", never: []triple{{s: "user", p: "drives", o: "bike"}}},
+		{
+			name: "this guy then he", text: "I've been seeing this guy Tomas, he's a nurse || he's my boyfriend now",
+			want: []triple{{s: "Tomas", p: "works_as", o: "nurse"}, {s: "user", p: "has_boyfriend", o: "Tomas"}, {s: "user", p: "dates", o: "Tomas"}},
+		},
+		{
+			name: "role in a statement's text", text: "my aunt Greta is visiting. she knits sweaters for the whole family",
+			texts: []string{"user's aunt Greta knits sweaters for the whole family."},
+		},
+		{
+			name: "pet role in a statement's text", text: "We have a hamster named Biscuit. Biscuit has to see the vet on Friday about his teeth",
+			texts: []string{"user's hamster Biscuit has to see the vet on Friday about his teeth."},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
