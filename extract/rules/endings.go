@@ -285,8 +285,7 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 		case kind == "partner":
 			name := cleanEnd(rest)
 			if startsUpper(name) && !isPronoun(name) {
-				name = c.entity(name, "person")
-				out = append(out, ended(subject, subjectType, "dates", "dates", name, true, "person", ref))
+				out = append(out, c.breakUp(subject, subjectType, name, ref)...)
 			}
 		}
 		return out
@@ -346,8 +345,27 @@ func (c *collector) sentenceEndings(subject, subjectType, sentence string, ref t
 		return out
 	}
 	if m := brokeUpRe.FindStringSubmatch(sentence); m != nil && !isStopName(m[1]) {
-		name := c.entity(m[1], "person")
-		return append(out, ended(subject, subjectType, "dates", "dates", name, true, "person", ref))
+		return append(out, c.breakUp(subject, subjectType, m[1], ref)...)
+	}
+	return out
+}
+
+// partnerRoles are the roles a break-up ends.
+var partnerRoles = []string{"girlfriend", "boyfriend", "partner", "fiance", "fiancee", "fiancé", "fiancée", "wife", "husband", "spouse"}
+
+// breakUp ends the speaker's dating name and the partner role they gave
+// them ("Chloe and I broke up": Chloe is no longer user's girlfriend).
+func (c *collector) breakUp(subject, subjectType, name string, ref time.Time) []lore.ExtractedFact {
+	name = c.entity(name, "person")
+	out := []lore.ExtractedFact{ended(subject, subjectType, "dates", "dates", name, true, "person", ref)}
+	for _, role := range partnerRoles {
+		if _, ok := c.prior(subject, "has_"+role, name); !ok {
+			continue
+		}
+		if f := c.relationFact(subject, subjectType, role, name, ref); f != nil {
+			f.ValidAt, f.InvalidAt = nil, timePtr(ref)
+			out = append(out, *f)
+		}
 	}
 	return out
 }

@@ -49,7 +49,7 @@ func (x *Extractor) Extract(ctx context.Context, req lore.ExtractRequest) (*lore
 	}
 	out.knownType = map[string]string{}
 	out.antes = map[string][]antecedent{}
-	out.candFacts = req.Facts
+	out.candFacts = asSpoken(req.Facts, req.Scope.UserID)
 	out.msgs = map[string]int{}
 	for _, e := range req.Entities {
 		out.known = append(out.known, e.Name)
@@ -98,6 +98,27 @@ func (c *collector) nameRoles() {
 		}
 		f.Text = role + " " + f.Text
 	}
+}
+
+// asSpoken returns the request's facts with the user's entity named as this
+// extractor names a speaker without a name, "user", so that what a message
+// ends or names by role is found among them ("Chloe and I broke up" ends
+// (user has_girlfriend Chloe), stored as the user id's fact).
+func asSpoken(facts []*lore.Fact, userID string) []*lore.Fact {
+	if userID == "" {
+		return facts
+	}
+	me := lore.NormalizeName(userID)
+	out := make([]*lore.Fact, len(facts))
+	for i, f := range facts {
+		out[i] = f
+		if f != nil && f.Subject != "user" && lore.NormalizeName(f.Subject) == me {
+			g := *f
+			g.Subject = "user"
+			out[i] = &g
+		}
+	}
+	return out
 }
 
 func fromUser(role string) bool {

@@ -191,6 +191,30 @@ func TestExtractRules3(t *testing.T) {
 	}
 }
 
+// TestBreakUpEndsStoredRole: the request's facts name the user by their id;
+// "Chloe and I broke up" ends the stored (marcus has_girlfriend Chloe) as
+// well as dating her.
+func TestBreakUpEndsStoredRole(t *testing.T) {
+	at := time.Date(2024, 6, 10, 9, 0, 0, 0, time.UTC)
+	req := lore.ExtractRequest{
+		Scope:    lore.Scope{TenantID: "t", UserID: "marcus"},
+		Episodes: []*lore.Episode{{ID: "a", Role: "user", Content: "Chloe and I broke up last week. kinda gutted", OccurredAt: at}},
+		Facts:    []*lore.Fact{{Subject: "marcus", Predicate: "has_girlfriend", Object: "Chloe"}, {Subject: "marcus", Predicate: "dates", Object: "Chloe"}},
+	}
+	ex, err := New().Extract(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"has_girlfriend", "dates"} {
+		if f := findFact(ex, "user", p, "Chloe"); f == nil || f.InvalidAt == nil {
+			t.Errorf("(user %s Chloe) not ended; got:%s", p, describe(ex))
+		}
+	}
+	if f := findFact(ex, "user", "has_boyfriend", "Chloe"); f != nil {
+		t.Errorf("a role never given was ended: %q", f.Text)
+	}
+}
+
 // TestInformativeness checks the statement filter: dated, named, long or
 // reported statements stay; short vague feelings and remarks about the
 // listener go.
