@@ -340,7 +340,7 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 		}
 		about := informative(s)
 		expanded := expandContractions(s)
-		spans := temporal.Parse(expanded, ref)
+		spans := aheadWeekdays(temporal.Parse(expanded, ref), expanded, ref)
 		v := v
 		v.noDates = len(spans) == 0
 		var when *time.Time
@@ -402,7 +402,7 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 			}
 			var clauseSpans []temporal.Span
 			if len(spans) > 0 {
-				clauseSpans = temporal.Parse(clause, ref)
+				clauseSpans = aheadWeekdays(temporal.Parse(clause, ref), clause, ref)
 			}
 			clauseWhen := when
 			if len(clauseSpans) > 0 && !clauseSpans[0].Start.After(ref) {
@@ -550,6 +550,36 @@ func startsUpper(s string) bool {
 	}
 	return false
 }
+
+var (
+	// bareWeekdayRe is a weekday said without "last"/"this"/"next".
+	bareWeekdayRe = regexp.MustCompile(`(?i)^(?:on\s+)?(?:sunday|monday|tuesday|wednesday|thursday|friday|saturday)s?$`)
+	// futureRe marks a sentence about what is still to come: "Starting at
+	// Stripe on Monday", "I'm flying out on Friday", "we'll meet Sunday".
+	futureRe = regexp.MustCompile(`(?i)\b(?:will|shall|going\s+to|gonna|about\s+to|planning|plan\s+to|(?:am|are|is)\s+\p{L}+ing|starting|start|starts|begins?|beginning|until|till)\b|'ll\b|’ll\b|^\s*\p{L}+ing\b`)
+)
+
+// aheadWeekdays moves a bare weekday in a sentence about what is still to
+// come to its next occurrence: the parser reads "on Monday" as the last one,
+// which is right for "I started on Monday" but not for "Starting at Stripe on
+// Monday".
+func aheadWeekdays(spans []temporal.Span, sentence string, ref time.Time) []temporal.Span {
+	if len(spans) == 0 || !futureRe.MatchString(sentence) || pastRe.MatchString(sentence) {
+		return spans
+	}
+	for i, sp := range spans {
+		if bareWeekdayRe.MatchString(strings.TrimSpace(sp.Text)) && sp.Start.Before(ref) {
+			for !sp.Start.After(ref) {
+				sp.Start, sp.End = sp.Start.AddDate(0, 0, 7), sp.End.AddDate(0, 0, 7)
+			}
+			spans[i] = sp
+		}
+	}
+	return spans
+}
+
+// pastRe marks a sentence that reports what happened.
+var pastRe = regexp.MustCompile(`(?i)\b(?:was|were|did|had|started|began|went|moved|joined|got|ago|yesterday|last)\b`)
 
 // minStatementWords is the fewest words a fact with no recognised relation
 // has (measured on the LoCoMo tune half: 5 words keep coverage, 0.664 →

@@ -240,3 +240,24 @@ func TestInformativeness(t *testing.T) {
 		}
 	}
 }
+
+// TestAheadWeekdays: a bare weekday in a sentence about what is to come is
+// the next one, so the fact that starts then is not dated before it was
+// said; in a report of the past it stays the last one.
+func TestAheadWeekdays(t *testing.T) {
+	at := time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC) // a Thursday
+	for _, tt := range []struct {
+		text string
+		want time.Time
+	}{
+		{"Starting at Stripe on Monday", at},
+		{"I'm starting at Stripe on Monday", at},
+		{"I started at Stripe on Monday", time.Date(2024, 4, 29, 0, 0, 0, 0, time.UTC)},
+	} {
+		ex := extractMsgs(t, tt.text, at, nil)
+		f := findFact(ex, "user", "works_at", "Stripe")
+		if f == nil || f.ValidAt == nil || !f.ValidAt.Equal(tt.want) {
+			t.Errorf("%q: got:%s; want valid_at %s", tt.text, describe(ex), tt.want)
+		}
+	}
+}
