@@ -1,6 +1,8 @@
 package retrieve
 
 import (
+	"time"
+
 	"github.com/lore-memory/lore"
 )
 
@@ -147,13 +149,20 @@ func endings(c *candidateSet, at asOf) (closers map[string][]string, before map[
 			if g.ID == f.ID || g.SubjectID != f.SubjectID || g.Predicate != f.Predicate || !at.valid(g) {
 				continue
 			}
-			if gs, _ := factSpan(g); !gs.Before(start) {
+			// A value stated after the old one had ended did not end it
+			// ("he's my boyfriend now", months after "Theo and I broke
+			// up"): only a replacement from when it ended counts.
+			if gs, _ := factSpan(g); !gs.Before(start) && !gs.After(end.Add(replacedWithin)) {
 				closers[f.ID] = append(closers[f.ID], g.SourceEpisodeIDs...)
 			}
 		}
 	}
 	return closers, before
 }
+
+// replacedWithin is how long after a fact ended a new value of its subject
+// and predicate may start and still be what replaced it.
+const replacedWithin = 24 * time.Hour
 
 // SignalEnded names the share of an ended fact's score the turn that ended
 // it receives (Config.EndedShare), in Result.ScoreDetails.

@@ -31,6 +31,9 @@ var (
 	capWordRe  = regexp.MustCompile(`(?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?\p{Lu}[\p{L}-]+`)
 	// "her name is Imogen", "his name's Theo"
 	pronounNameRe = regexp.MustCompile(`(?i:\b(her|his)\s+name(?:\s+is|'s|’s)\s+)` + nameRe + `\b`)
+	// "this guy Ravi", "a girl named Saoirse", "someone called Jo": a person
+	// introduced without a role.
+	introNameRe = regexp.MustCompile(`(?i:\b(?:this|that|a|some|one|an?\s+old)\s+(guy|man|boy|dude|bloke|lad|girl|woman|lady|gal|person)|\bsomeone)(?i:\s+(?:named|called))?\s+` + nameRe + `\b`)
 	// "my mom" with no name after it.
 	myBareRoleRe = regexp.MustCompile(`(?i:\b(my|our)\s+` + roleAdj + `(` + roleAlt + `))\b`)
 	// A subject pronoun opening a clause: sentence start, after a comma or
@@ -39,6 +42,9 @@ var (
 	// "her husband", "his older sister"
 	possPronounRe = regexp.MustCompile(`(?i)\b(her|his)\s+(` + roleAdj + `(?:` + roleAlt + `))\b`)
 )
+
+// introGender is the gender the word introducing a person gives them.
+var introGender = map[string]byte{"guy": 'm', "man": 'm', "boy": 'm', "dude": 'm', "bloke": 'm', "lad": 'm', "girl": 'f', "woman": 'f', "lady": 'f', "gal": 'f'}
 
 func readGender() map[string]byte {
 	m := map[string]byte{}
@@ -174,6 +180,17 @@ func (c *collector) noteAntecedents(s, speaker string) {
 		}
 		c.entity(name, "person")
 		found = append(found, at{m[4], antecedent{ref: name, gender: pronounGender(s[m[2]:m[3]]), msg: now}})
+	}
+	for _, m := range introNameRe.FindAllStringSubmatchIndex(s, -1) {
+		name := s[m[4]:m[5]]
+		if isStopName(name) || isPronoun(name) {
+			continue
+		}
+		var g byte
+		if m[2] >= 0 {
+			g = introGender[strings.ToLower(s[m[2]:m[3]])]
+		}
+		found = append(found, at{m[4], antecedent{ref: c.entity(name, "person"), gender: g, msg: now}})
 	}
 	for _, m := range myBareRoleRe.FindAllStringSubmatchIndex(s, -1) {
 		rest := strings.TrimLeft(s[m[1]:], " ,")

@@ -35,7 +35,58 @@ var (
 	brokeUpRe = regexp.MustCompile(`\b(\p{Lu}[\p{L}-]+)\s+and\s+(?:I|i)\s+(?:just\s+|finally\s+|officially\s+)?(?:broke\s+up|split\s+up|separated|divorced|got\s+divorced)\b`)
 	// "moved from Ottawa to Toronto", "switched from VS Code to Neovim"
 	fromToRe = regexp.MustCompile(endSubj + `(?i:(moved|relocated|switched|changed|went|upgraded))\s+(?:back\s+)?(?i:from)\s+(.+?)\s+(?i:to)\s+(.+)`)
+	// "traded in the Volvo for a Kia EV6", "swapped my Civic for a
+	// Corolla", "replaced my Vim with VS Code": the old thing for the new.
+	tradeRe = regexp.MustCompile(endSubj + `(?i:(?:traded|swapped|exchanged)\s+(?:in\s+)?(.+?)\s+for|replaced\s+(.+?)\s+with)\s+(.+)`)
 )
+
+// tradeFacts ends the old value and states the new one of a trade ("traded
+// in the Volvo for a Kia EV6"), when the old value is a current fact's
+// object or the new one is a known kind of thing (data/things.txt);
+// otherwise it says nothing.
+func (c *collector) tradeFacts(subject, subjectType, clause string, ref time.Time) []lore.ExtractedFact {
+	m := tradeRe.FindStringSubmatch(clause)
+	if m == nil {
+		return nil
+	}
+	from, to := stripDeterminer(cleanEnd(m[1]+m[2])), stripDeterminer(cleanEnd(m[3]))
+	if from == "" || to == "" {
+		return nil
+	}
+	pred, said := "", ""
+	for _, p := range []struct{ pred, said string }{{"drives", "drives a"}, {"uses_editor", "uses the editor"}, {"does", "does"}} {
+		if old, ok := c.prior(subject, p.pred, from); ok {
+			pred, said, from = p.pred, p.said, old
+			break
+		}
+	}
+	if pred == "" {
+		switch kindOf(to) {
+		case "car":
+			pred, said = "drives", "drives a"
+		case "editor":
+			pred, said = "uses_editor", "uses the editor"
+		default:
+			return nil
+		}
+	}
+	old := ended(subject, subjectType, pred, strings.TrimSuffix(said, " a"), from, false, "", ref)
+	return []lore.ExtractedFact{old, {
+		Subject: subject, SubjectType: subjectType, Predicate: pred, Object: to,
+		Text: factText("%s %s %s", subject, said, to), ValidAt: timePtr(ref), Confidence: 0.8,
+	}}
+}
+
+// stripDeterminer drops a leading article or possessive ("the Volvo",
+// "my old Civic" → "old Civic").
+func stripDeterminer(s string) string {
+	for _, d := range []string{"the ", "my ", "our ", "a ", "an ", "The ", "My ", "Our ", "A ", "An "} {
+		if strings.HasPrefix(s, d) {
+			return strings.TrimSpace(s[len(d):])
+		}
+	}
+	return s
+}
 
 // ended builds a fact that stopped being true at the message time.
 func ended(subject, subjectType, predicate, verb, object string, isEntity bool, objType string, ref time.Time) lore.ExtractedFact {
@@ -128,6 +179,9 @@ func ingToBase(w string) string {
 // Every ended fact has InvalidAt = the message time.
 func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Time) []lore.ExtractedFact {
 	var out []lore.ExtractedFact
+	if f := c.tradeFacts(subject, subjectType, clause, ref); f != nil {
+		return f
+	}
 	if m := fromToRe.FindStringSubmatch(clause); m != nil {
 		from, to := cleanEnd(m[2]), cleanEnd(m[3])
 		if from == "" || to == "" {
@@ -231,8 +285,7 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 		case kind == "partner":
 			name := cleanEnd(rest)
 			if startsUpper(name) && !isPronoun(name) {
-				name = c.entity(name, "person")
-				out = append(out, ended(subject, subjectType, "dates", "dates", name, true, "person", ref))
+				out = append(out, c.breakUp(subject, subjectType, name, ref)...)
 			}
 		}
 		return out
@@ -292,8 +345,27 @@ func (c *collector) sentenceEndings(subject, subjectType, sentence string, ref t
 		return out
 	}
 	if m := brokeUpRe.FindStringSubmatch(sentence); m != nil && !isStopName(m[1]) {
-		name := c.entity(m[1], "person")
-		return append(out, ended(subject, subjectType, "dates", "dates", name, true, "person", ref))
+		return append(out, c.breakUp(subject, subjectType, m[1], ref)...)
+	}
+	return out
+}
+
+// partnerRoles are the roles a break-up ends.
+var partnerRoles = []string{"girlfriend", "boyfriend", "partner", "fiance", "fiancee", "fiancé", "fiancée", "wife", "husband", "spouse"}
+
+// breakUp ends the speaker's dating name and the partner role they gave
+// them ("Chloe and I broke up": Chloe is no longer user's girlfriend).
+func (c *collector) breakUp(subject, subjectType, name string, ref time.Time) []lore.ExtractedFact {
+	name = c.entity(name, "person")
+	out := []lore.ExtractedFact{ended(subject, subjectType, "dates", "dates", name, true, "person", ref)}
+	for _, role := range partnerRoles {
+		if _, ok := c.prior(subject, "has_"+role, name); !ok {
+			continue
+		}
+		if f := c.relationFact(subject, subjectType, role, name, ref); f != nil {
+			f.ValidAt, f.InvalidAt = nil, timePtr(ref)
+			out = append(out, *f)
+		}
 	}
 	return out
 }

@@ -14,6 +14,13 @@ var (
 	// "I work at Shopify as a backend engineer": the title (works_at comes
 	// from the first-person patterns)
 	myWorkAsRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:still\s+|now\s+|currently\s+)?(?:am\s+)?work(?:s|ing)?\s+(?:at|for)\s+)[^,;!?()]+?(?i:\s+as\s+(?:a|an)\s+)([^,;!?()]+)`)
+	// "starting as a staff nurse at Ridge Hospital", "I got a job as a
+	// barista", "I got promoted to senior engineer", "I became a
+	// paramedic": a new title (and employer).
+	myNewJobRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:have\s+|had\s+)?(?:just\s+|finally\s+|recently\s+|officially\s+|now\s+)*(?:am\s+|was\s+|been\s+)?)` + newJobAlt + `([^,;!?()]+)`)
+	// "Luis started a new job as a sous chef at Bramble", "Ana got
+	// promoted to head nurse"
+	theirNewJobRe = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+|recently\s+|officially\s+)*(?:has\s+|had\s+)?(?:is\s+|was\s+|been\s+)?` + newJobAlt + `([^,;!?()]+)`)
 	// "Jonas is a cellist", "Sam's a high school history teacher", "she's a vet"
 	theirJobRe = regexp.MustCompile(nameRe + `(?:\s+is|'s|’s)\s+(?:now\s+)?(?i:a|an)\s+([^,;!?()]+)`)
 	// "Ana just started at St. Luke's Hospital", "Sam got hired at Northern Secondary"
@@ -27,6 +34,9 @@ var (
 	// "Bettina left Kestrel"
 	theirLeftRe = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+)?(?:left|quit)\s+((?:the\s+)?\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*)*)`)
 )
+
+// newJobAlt is what comes before the title of a new job.
+const newJobAlt = `(?i:(?:start(?:ed|ing|s)?|began|begin(?:ning|s)?|got\s+hired|hired|got\s+(?:a|the)\s+(?:new\s+)?job|took\s+(?:a|the)\s+(?:new\s+)?job|accepted\s+(?:a|an|the)\s+(?:new\s+)?(?:job|position|offer|role)|(?:got\s+|am\s+|is\s+|was\s+|been\s+)?(?:re)?trained|qualified|became|become|becoming)\s+(?:(?:a|my|her|his|their)\s+new\s+(?:job|position|role)\s+|work(?:ing)?\s+|(?:back\s+)?)as\s+(?:a\s+|an\s+)?|(?:became|become|becoming)\s+(?:a|an)\s+|(?:got\s+|was\s+|been\s+|am\s+|is\s+|being\s+)?promoted\s+to\s+(?:a\s+|an\s+)?)`
 
 // splitJob cuts "backend dev at Hollis Analytics so my budget is ok" into
 // the title and the employer.
@@ -64,6 +74,7 @@ func jobTitle(t string) string {
 
 func orgName(o string) string {
 	o = strings.TrimSpace(strings.TrimRight(o, ".,;!'’"))
+	o = capitalRun(o)
 	o = strings.TrimSuffix(strings.TrimSuffix(o, "'s"), "’s")
 	return strings.TrimPrefix(strings.TrimPrefix(o, "the "), "The ")
 }
@@ -86,14 +97,22 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 			org = c.entity(c.fullName(org), "organization")
 			// The employer's text names the job too: "user works as a
 			// librarian at Carver Public Library" answers "What's my job?".
+			pred, text := "works_at", factText("%s works as %s at %s", s, withArticle(title), org)
+			if strings.HasSuffix(strings.ToLower(title), "student") {
+				// "a nursing student at the University of Ghana" studies there.
+				pred, text = "studies_at", factText("%s is %s at %s", s, withArticle(title), org)
+			}
 			out = append(out, lore.ExtractedFact{
-				Subject: s, SubjectType: sType, Predicate: "works_at", Object: org, ObjectIsEntity: true, ObjectType: "organization",
-				Text: factText("%s works as %s at %s", s, withArticle(title), org), ValidAt: timePtr(ref), Confidence: 0.8,
+				Subject: s, SubjectType: sType, Predicate: pred, Object: org, ObjectIsEntity: true, ObjectType: "organization",
+				Text: text, ValidAt: timePtr(ref), Confidence: 0.8,
 			})
 		}
 	}
 	if own {
 		if m := myJobRe.FindStringSubmatch(clause); m != nil {
+			title, org := splitJob(m[1])
+			job(subject, subjectType, title, org)
+		} else if m := myNewJobRe.FindStringSubmatch(clause); m != nil {
 			title, org := splitJob(m[1])
 			job(subject, subjectType, title, org)
 		} else if m := myWorkAsRe.FindStringSubmatch(clause); m != nil {
@@ -135,6 +154,14 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 			Text: text, ValidAt: timePtr(ref), Confidence: 0.8,
 		})
 	}
+	for _, m := range theirNewJobRe.FindAllStringSubmatch(clause, -1) {
+		if isStopName(m[1]) || isPronoun(m[1]) {
+			continue
+		}
+		if title, org := splitJob(m[2]); jobTitle(title) != "" {
+			job(c.entity(m[1], "person"), "person", title, org)
+		}
+	}
 	for _, m := range theirWorksAsRe.FindAllStringSubmatch(clause, -1) {
 		if isStopName(m[1]) || isPronoun(m[1]) {
 			continue
@@ -163,6 +190,35 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 		out = append(out, ended(s, "person", "works_at", "works at", org, true, "organization", ref))
 	}
 	return out
+}
+
+// capitalRun keeps, of an organisation said with a capital, its
+// capitalised words and the small words between them ("Ridge Hospital next
+// week" → "Ridge Hospital", "University of Ghana"); other text is returned
+// as it is.
+func capitalRun(o string) string {
+	words := strings.Fields(o)
+	start := 0
+	if len(words) > 1 && (words[0] == "the" || words[0] == "The") {
+		start = 1
+	}
+	if len(words) == 0 || !startsUpper(words[start]) {
+		return o
+	}
+	end := start + 1
+	for end < len(words) {
+		w := words[end]
+		if startsUpper(w) || (w[0] >= '0' && w[0] <= '9') || w == "&" {
+			end++
+			continue
+		}
+		if (w == "of" || w == "and" || w == "for" || w == "de") && end+1 < len(words) && startsUpper(words[end+1]) {
+			end += 2
+			continue
+		}
+		break
+	}
+	return strings.Join(words[:end], " ")
 }
 
 func withArticle(title string) string {

@@ -49,7 +49,7 @@ func (x *Extractor) Extract(ctx context.Context, req lore.ExtractRequest) (*lore
 	}
 	out.knownType = map[string]string{}
 	out.antes = map[string][]antecedent{}
-	out.candFacts = req.Facts
+	out.candFacts = asSpoken(req.Facts, req.Scope.UserID)
 	out.msgs = map[string]int{}
 	for _, e := range req.Entities {
 		out.known = append(out.known, e.Name)
@@ -80,7 +80,7 @@ var rolePrefixed = map[string]bool{"works_as": true, "works_at": true, "lives_in
 func (c *collector) nameRoles() {
 	roles := map[string]string{} // person → "user's sister"
 	note := func(subject, predicate, object string, ended bool) {
-		if r, ok := strings.CutPrefix(predicate, "has_"); ok && !ended && !petRoles[strings.ReplaceAll(r, "_", " ")] {
+		if r, ok := strings.CutPrefix(predicate, "has_"); ok && !ended {
 			roles[object] = possessive(subject) + " " + strings.ReplaceAll(r, "_", " ")
 		}
 	}
@@ -93,11 +93,32 @@ func (c *collector) nameRoles() {
 	for i := range c.ex.Facts {
 		f := &c.ex.Facts[i]
 		role := roles[f.Subject]
-		if role == "" || !rolePrefixed[f.Predicate] || !strings.HasPrefix(f.Text, f.Subject+" ") {
+		if role == "" || !(rolePrefixed[f.Predicate] || f.Predicate == "statement") || !strings.HasPrefix(f.Text, f.Subject+" ") {
 			continue
 		}
 		f.Text = role + " " + f.Text
 	}
+}
+
+// asSpoken returns the request's facts with the user's entity named as this
+// extractor names a speaker without a name, "user", so that what a message
+// ends or names by role is found among them ("Chloe and I broke up" ends
+// (user has_girlfriend Chloe), stored as the user id's fact).
+func asSpoken(facts []*lore.Fact, userID string) []*lore.Fact {
+	if userID == "" {
+		return facts
+	}
+	me := lore.NormalizeName(userID)
+	out := make([]*lore.Fact, len(facts))
+	for i, f := range facts {
+		out[i] = f
+		if f != nil && f.Subject != "user" && lore.NormalizeName(f.Subject) == me {
+			g := *f
+			g.Subject = "user"
+			out[i] = &g
+		}
+	}
+	return out
 }
 
 func fromUser(role string) bool {
@@ -324,7 +345,7 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 		}
 		about := informative(s)
 		expanded := expandContractions(s)
-		spans := temporal.Parse(expanded, ref)
+		spans := aheadWeekdays(temporal.Parse(expanded, ref), expanded, ref)
 		v := v
 		v.noDates = len(spans) == 0
 		var when *time.Time
@@ -386,7 +407,7 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 			}
 			var clauseSpans []temporal.Span
 			if len(spans) > 0 {
-				clauseSpans = temporal.Parse(clause, ref)
+				clauseSpans = aheadWeekdays(temporal.Parse(clause, ref), clause, ref)
 			}
 			clauseWhen := when
 			if len(clauseSpans) > 0 && !clauseSpans[0].Start.After(ref) {
@@ -534,6 +555,36 @@ func startsUpper(s string) bool {
 	}
 	return false
 }
+
+var (
+	// bareWeekdayRe is a weekday said without "last"/"this"/"next".
+	bareWeekdayRe = regexp.MustCompile(`(?i)^(?:on\s+)?(?:sunday|monday|tuesday|wednesday|thursday|friday|saturday)s?$`)
+	// futureRe marks a sentence about what is still to come: "Starting at
+	// Stripe on Monday", "I'm flying out on Friday", "we'll meet Sunday".
+	futureRe = regexp.MustCompile(`(?i)\b(?:will|shall|going\s+to|gonna|about\s+to|planning|plan\s+to|(?:am|are|is)\s+\p{L}+ing|starting|start|starts|begins?|beginning|until|till)\b|'ll\b|’ll\b|^\s*\p{L}+ing\b`)
+)
+
+// aheadWeekdays moves a bare weekday in a sentence about what is still to
+// come to its next occurrence: the parser reads "on Monday" as the last one,
+// which is right for "I started on Monday" but not for "Starting at Stripe on
+// Monday".
+func aheadWeekdays(spans []temporal.Span, sentence string, ref time.Time) []temporal.Span {
+	if len(spans) == 0 || !futureRe.MatchString(sentence) || pastRe.MatchString(sentence) {
+		return spans
+	}
+	for i, sp := range spans {
+		if bareWeekdayRe.MatchString(strings.TrimSpace(sp.Text)) && sp.Start.Before(ref) {
+			for !sp.Start.After(ref) {
+				sp.Start, sp.End = sp.Start.AddDate(0, 0, 7), sp.End.AddDate(0, 0, 7)
+			}
+			spans[i] = sp
+		}
+	}
+	return spans
+}
+
+// pastRe marks a sentence that reports what happened.
+var pastRe = regexp.MustCompile(`(?i)\b(?:was|were|did|had|started|began|went|moved|joined|got|ago|yesterday|last)\b`)
 
 // minStatementWords is the fewest words a fact with no recognised relation
 // has (measured on the LoCoMo tune half: 5 words keep coverage, 0.664 →

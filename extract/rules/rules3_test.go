@@ -121,6 +121,44 @@ func TestExtractRules3(t *testing.T) {
 		{name: "started dating", text: "Noor and I started dating in March", want: []triple{{s: "user", p: "dates", o: "Noor"}}},
 		{name: "my boyfriend", text: "my boyfriend Idris is a baker", want: []triple{{s: "user", p: "dates", o: "Idris"}, {s: "user", p: "has_boyfriend", o: "Idris"}}},
 		{name: "new manager", text: "my new manager is Aoife", want: []triple{{s: "user", p: "has_manager", o: "Aoife"}}},
+		// Job changes, trades and people introduced without a role.
+		{
+			name: "starting as", text: "Finished my degree! starting as a junior architect at Foster Partners next month",
+			want:  []triple{{s: "user", p: "works_as", o: "junior architect"}, {s: "user", p: "works_at", o: "Foster Partners"}},
+			never: []triple{{s: "user", p: "works_at", o: "Foster Partners next month"}},
+		},
+		{name: "promoted", text: "I got promoted to shift supervisor!", want: []triple{{s: "user", p: "works_as", o: "shift supervisor"}}},
+		{name: "started to is no job", text: "I started to cook more at home", never: []triple{{s: "user", p: "works_as", o: "cook more at home"}}},
+		{
+			name: "their new job as", text: "my brother Tomasz started a new job as a baker at Crumbs",
+			want: []triple{{s: "Tomasz", p: "works_as", o: "baker"}, {s: "Tomasz", p: "works_at", o: "Crumbs"}},
+		},
+		{
+			name: "student studies at", text: "I'm a law student at the University of Leeds",
+			want: []triple{{s: "user", p: "works_as", o: "law student"}, {s: "user", p: "studies_at", o: "University of Leeds"}},
+		},
+		{
+			name: "traded in", text: "we traded in the Golf for a Skoda Octavia",
+			cands: []*lore.Fact{{Subject: "user", Predicate: "drives", Object: "VW Golf"}},
+			want:  []triple{{s: "user", p: "drives", o: "VW Golf", ended: true}, {s: "user", p: "drives", o: "Skoda Octavia"}},
+		},
+		{
+			name: "replaced with", text: "I replaced Sublime with Zed last month",
+			want: []triple{{s: "user", p: "uses_editor", o: "Sublime", ended: true}, {s: "user", p: "uses_editor", o: "Zed"}},
+		},
+		{name: "traded an unknown thing", text: "I traded my guitar for a bike", never: []triple{{s: "user", p: "drives", o: "bike"}}},
+		{
+			name: "this guy then he", text: "I've been seeing this guy Tomas, he's a nurse || he's my boyfriend now",
+			want: []triple{{s: "Tomas", p: "works_as", o: "nurse"}, {s: "user", p: "has_boyfriend", o: "Tomas"}, {s: "user", p: "dates", o: "Tomas"}},
+		},
+		{
+			name: "role in a statement's text", text: "my aunt Greta is visiting. she knits sweaters for the whole family",
+			texts: []string{"user's aunt Greta knits sweaters for the whole family."},
+		},
+		{
+			name: "pet role in a statement's text", text: "We have a hamster named Biscuit. Biscuit has to see the vet on Friday about his teeth",
+			texts: []string{"user's hamster Biscuit has to see the vet on Friday about his teeth."},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -153,6 +191,30 @@ func TestExtractRules3(t *testing.T) {
 	}
 }
 
+// TestBreakUpEndsStoredRole: the request's facts name the user by their id;
+// "Chloe and I broke up" ends the stored (marcus has_girlfriend Chloe) as
+// well as dating her.
+func TestBreakUpEndsStoredRole(t *testing.T) {
+	at := time.Date(2024, 6, 10, 9, 0, 0, 0, time.UTC)
+	req := lore.ExtractRequest{
+		Scope:    lore.Scope{TenantID: "t", UserID: "marcus"},
+		Episodes: []*lore.Episode{{ID: "a", Role: "user", Content: "Chloe and I broke up last week. kinda gutted", OccurredAt: at}},
+		Facts:    []*lore.Fact{{Subject: "marcus", Predicate: "has_girlfriend", Object: "Chloe"}, {Subject: "marcus", Predicate: "dates", Object: "Chloe"}},
+	}
+	ex, err := New().Extract(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"has_girlfriend", "dates"} {
+		if f := findFact(ex, "user", p, "Chloe"); f == nil || f.InvalidAt == nil {
+			t.Errorf("(user %s Chloe) not ended; got:%s", p, describe(ex))
+		}
+	}
+	if f := findFact(ex, "user", "has_boyfriend", "Chloe"); f != nil {
+		t.Errorf("a role never given was ended: %q", f.Text)
+	}
+}
+
 // TestInformativeness checks the statement filter: dated, named, long or
 // reported statements stay; short vague feelings and remarks about the
 // listener go.
@@ -175,6 +237,27 @@ func TestInformativeness(t *testing.T) {
 		got := informativeness(tt.text, tt.sentence, v, tt.dated) >= minInformativeness
 		if got != tt.keep {
 			t.Errorf("%q: kept=%v (score %d), want %v", tt.text, got, informativeness(tt.text, tt.sentence, v, tt.dated), tt.keep)
+		}
+	}
+}
+
+// TestAheadWeekdays: a bare weekday in a sentence about what is to come is
+// the next one, so the fact that starts then is not dated before it was
+// said; in a report of the past it stays the last one.
+func TestAheadWeekdays(t *testing.T) {
+	at := time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC) // a Thursday
+	for _, tt := range []struct {
+		text string
+		want time.Time
+	}{
+		{"Starting at Stripe on Monday", at},
+		{"I'm starting at Stripe on Monday", at},
+		{"I started at Stripe on Monday", time.Date(2024, 4, 29, 0, 0, 0, 0, time.UTC)},
+	} {
+		ex := extractMsgs(t, tt.text, at, nil)
+		f := findFact(ex, "user", "works_at", "Stripe")
+		if f == nil || f.ValidAt == nil || !f.ValidAt.Equal(tt.want) {
+			t.Errorf("%q: got:%s; want valid_at %s", tt.text, describe(ex), tt.want)
 		}
 	}
 }

@@ -234,6 +234,10 @@ func thirdPerson(w string) string {
 // notVerbs follow a subject without being its verb.
 var notVerbs = listSet(strings.Fields(`and or but to a an the of in on at for with so that this it my your our`))
 
+// clausePreps put the name after them in a phrase of their own ("in Paris
+// and I …").
+var clausePreps = listSet(strings.Fields(`in at to from for with near on by of into`))
+
 // standalone rewrites a sentence said by v so that it reads on its own: the
 // speaker's first person becomes their name ("I" → "Caroline", "my" →
 // "Caroline's", "we" → "Caroline and others"), "you" becomes the other
@@ -270,7 +274,10 @@ func standalone(s string, v voice, ref time.Time) string {
 		if i > 1 {
 			prev2 = s[locs[i-2][0]:locs[i-2][1]]
 		}
-		plural := (prev == "and" || prev == "or") && startsUpper(prev2) && prev2 != "I" || next == "and"
+		// "Sam and I work": a plural subject; "I live in Paris and I
+		// work": a place ends the first clause.
+		afterPrep := i > 2 && clausePreps[strings.ToLower(s[locs[i-3][0]:locs[i-3][1]])]
+		plural := (prev == "and" || prev == "or") && startsUpper(prev2) && prev2 != "I" && !afterPrep || next == "and"
 		out := w
 		conj := false
 		switch {
