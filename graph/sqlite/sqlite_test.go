@@ -237,3 +237,7 @@ func TestOpenRejectsBadPath(t *testing.T) {
 		}
 	}
 }
+
+func TestProfile(t *testing.T) {
+	storetest.RunProfile(t, "sqlite", func(tb testing.TB) storetest.ProfileBackend { return mustOpen(tb) })
+}
