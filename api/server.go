@@ -109,6 +109,9 @@ func (s *Server) engine() *gin.Engine {
 	v1.POST("/keys", s.createKey)
 	v1.GET("/keys", s.listKeys)
 	v1.DELETE("/keys/:id", s.revokeKey)
+	v1.GET("/users/:user_id/profile", s.getProfile)
+	v1.PUT("/users/:user_id/profile", s.putProfile)
+	v1.DELETE("/users/:user_id/profile/:key", s.deleteProfileKey)
 	return r
 }
 

@@ -88,6 +88,7 @@ Commands:
   reindex   re-embed and re-index a user's memories (after changing the embedder)
   migrate   apply the graph store's schema
   keys      create, list and revoke API keys
+  profile   show, set and delete a user's profile entries; switch inference from searches
   bench     score retrieval on LoCoMo, LongMemEval or a relational question set
   version   print the version
 
@@ -120,6 +121,8 @@ func (m *Main) Run(ctx context.Context) error {
 		return m.bench(ctx, args)
 	case "keys":
 		return m.keys(ctx, args)
+	case "profile":
+		return m.profile(ctx, args)
 	case "version", "--version", "-version":
 		fmt.Fprintf(m.Stdout, "lore %s\n", version)
 		return nil
