@@ -55,16 +55,16 @@ func (r *batchRun) feedProfile(ctx context.Context, ext *lore.Extraction) error 
 			if f.SubjectID != r.user.ID || !f.Current(r.now) {
 				continue
 			}
-			var srcs []string
+			var srcs, texts []string
 			for _, id := range f.SourceEpisodeIDs {
 				if ep := r.eps[id]; ep != nil && ep.Role == "user" {
-					srcs = append(srcs, id)
+					srcs, texts = append(srcs, id), append(texts, ep.Content)
 				}
 			}
 			if len(srcs) == 0 {
 				continue // not stated in this batch by the user
 			}
-			if e, ok := rules.FromFact(f, srcs, seenAt(r.eps[srcs[len(srcs)-1]], r.now)); ok {
+			if e, ok := rules.FromFact(f, srcs, texts, seenAt(r.eps[srcs[len(srcs)-1]], r.now)); ok {
 				entries = append(entries, e)
 			}
 		}

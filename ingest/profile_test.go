@@ -55,7 +55,7 @@ func TestProfileFromConversationAndQueries(t *testing.T) {
 		t.Fatalf("InferProfileFromQuery: id=%q err=%v, want a job", id, err)
 	}
 	waitJob(t, st, "acme", id, lore.JobDone)
-	want = []string{"allergy=peanut/explicit", "budget=low/inferred", "diet=vegetarian/explicit", "level_climbing=beginner/explicit", "occupation=nurse/explicit", "place=Reykjavik/inferred"}
+	want = []string{"allergy=peanut/explicit", "diet=vegetarian/explicit", "level_climbing=beginner/explicit", "occupation=nurse/explicit", "place=Reykjavik/inferred"}
 	if got := entries(); !slices.Equal(got, want) {
 		t.Fatalf("profile after the query=%v, want %v", got, want)
 	}

@@ -11,6 +11,7 @@ import (
 	_ "embed"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -41,18 +42,40 @@ type factRule struct {
 	maxWords int
 }
 
+// alias normalises a captured word, for the keys given (all when none).
+type alias struct {
+	to   string
+	keys []string // "level_*" matches every key starting with "level_"
+}
+
+// aliasFor returns word's canonical form for key, or word.
+func (r *Rules) aliasFor(word, key string) string {
+	a, ok := r.alias[strings.ToLower(word)]
+	if !ok {
+		return word
+	}
+	if len(a.keys) == 0 || slices.ContainsFunc(a.keys, func(k string) bool {
+		base, prefix := strings.CutSuffix(k, "*")
+		return k == key || (prefix && strings.HasPrefix(key, base))
+	}) {
+		return a.to
+	}
+	return word
+}
+
 // Rules is the parsed rule table.
 type Rules struct {
 	stated, query []rule
 	facts         map[string]factRule
-	alias         map[string]string
+	alias         map[string]alias
 	stop          map[string]bool
+	block         []*regexp.Regexp
 }
 
 // New parses data/rules.txt. It fails only on a broken table, which
 // TestRulesTable keeps from shipping.
 func New() (*Rules, error) {
-	r := &Rules{facts: map[string]factRule{}, alias: map[string]string{}, stop: map[string]bool{}}
+	r := &Rules{facts: map[string]factRule{}, alias: map[string]alias{}, stop: map[string]bool{}}
 	for n, line := range strings.Split(rulesTable, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -94,10 +117,20 @@ func New() (*Rules, error) {
 			}
 			r.facts[f[1]] = factRule{key: f[2], maxWords: w}
 		case "alias":
-			if len(f) != 3 {
-				return nil, bad("want alias WORD CANONICAL")
+			if len(f) != 3 && len(f) != 4 {
+				return nil, bad("want alias WORD CANONICAL [KEYS]")
 			}
-			r.alias[strings.ReplaceAll(f[1], "_", " ")] = f[2]
+			a := alias{to: f[2]}
+			if len(f) == 4 {
+				a.keys = strings.Split(f[3], ",")
+			}
+			r.alias[strings.ReplaceAll(f[1], "_", " ")] = a
+		case "block":
+			re, err := regexp.Compile("(?i)" + strings.TrimSpace(strings.TrimPrefix(line, "block")))
+			if err != nil {
+				return nil, bad(err.Error())
+			}
+			r.block = append(r.block, re)
 		case "stop":
 			if len(f) != 2 {
 				return nil, bad("want stop WORD")
@@ -137,7 +170,7 @@ func (r *Rules) FromStatement(text, episodeID string, at time.Time) []lore.Profi
 			continue
 		}
 		for _, ru := range r.stated {
-			out = r.apply(out, ru, s, lore.ProfileExplicit, evidence(episodeID), at)
+			out = r.apply(out, ru, s, lore.ProfileExplicit, evidence(episodeID), at, r.block)
 		}
 	}
 	return dedupe(out)
@@ -150,18 +183,29 @@ func (r *Rules) FromQuery(query string, at time.Time) []lore.ProfileEntry {
 	var out []lore.ProfileEntry
 	query = strings.NewReplacer("’", "'", "‘", "'").Replace(query)
 	for _, ru := range r.query {
-		out = r.apply(out, ru, query, lore.ProfileInferred, []string{lore.QueryEvidence(query)}, at)
+		out = r.apply(out, ru, query, lore.ProfileInferred, []string{lore.QueryEvidence(query)}, at, nil)
 	}
 	return dedupe(out)
 }
 
 // FromFact returns the explicit entry a current fact about the user feeds,
-// if its predicate is in the table and its object is short enough to be a
-// value.
-func (r *Rules) FromFact(f *lore.Fact, userEpisodes []string, at time.Time) (lore.ProfileEntry, bool) {
+// if its predicate is in the table, its object is short enough to be a
+// value, and no source text reports it as someone else's view (a block
+// pattern before the object in its sentence: "my students think I'm a
+// nurse"). userEpisodes are the fact's sources said by the user, texts
+// their contents.
+func (r *Rules) FromFact(f *lore.Fact, userEpisodes, texts []string, at time.Time) (lore.ProfileEntry, bool) {
 	fr, ok := r.facts[f.Predicate]
 	if !ok || f.Object == "" || len(strings.Fields(f.Object)) > fr.maxWords {
 		return lore.ProfileEntry{}, false
+	}
+	obj := strings.ToLower(f.Object)
+	for _, text := range texts {
+		for _, sent := range sentenceEnd.Split(strings.ToLower(text), -1) {
+			if i := strings.Index(sent, obj); i >= 0 && slices.ContainsFunc(r.block, func(b *regexp.Regexp) bool { return b.MatchString(sent[:i]) }) {
+				return lore.ProfileEntry{}, false
+			}
+		}
 	}
 	value := r.normValue(fr.key, f.Object)
 	if value == "" {
@@ -171,11 +215,21 @@ func (r *Rules) FromFact(f *lore.Fact, userEpisodes []string, at time.Time) (lor
 		Evidence: userEpisodes, UpdatedAt: at}, true
 }
 
-// apply adds ru's entries for every match in s.
-func (r *Rules) apply(out []lore.ProfileEntry, ru rule, s string, src lore.ProfileSource, ev []string, at time.Time) []lore.ProfileEntry {
-	for _, m := range ru.re.FindAllStringSubmatch(s, -1) {
-		key := r.expand(ru.key, m, true)
-		value := r.normValue(key, r.expand(ru.value, m, false))
+// apply adds ru's entries for every match in s, but those that a block
+// pattern in the text before them cancels.
+func (r *Rules) apply(out []lore.ProfileEntry, ru rule, s string, src lore.ProfileSource, ev []string, at time.Time, block []*regexp.Regexp) []lore.ProfileEntry {
+	for _, loc := range ru.re.FindAllStringSubmatchIndex(s, -1) {
+		if slices.ContainsFunc(block, func(b *regexp.Regexp) bool { return b.MatchString(s[:loc[0]]) }) {
+			continue
+		}
+		m := make([]string, len(loc)/2)
+		for i := range m {
+			if loc[2*i] >= 0 {
+				m[i] = s[loc[2*i]:loc[2*i+1]]
+			}
+		}
+		key := r.expand(ru.key, ru.key, m, true)
+		value := r.normValue(key, r.expand(ru.value, key, m, false))
 		if key == "" || value == "" {
 			continue
 		}
@@ -189,17 +243,21 @@ func (r *Rules) apply(out []lore.ProfileEntry, ru rule, s string, src lore.Profi
 }
 
 // expand fills $1, $2 in tmpl with the match's groups, each through the
-// aliases; in a key, a group's spaces become underscores.
-func (r *Rules) expand(tmpl string, m []string, key bool) string {
+// aliases for forKey (a key template's text before "$" for a key); in a
+// key, a group's spaces become underscores.
+func (r *Rules) expand(tmpl, forKey string, m []string, key bool) string {
 	if !strings.Contains(tmpl, "$") {
 		return tmpl
 	}
 	out := tmpl
 	for i := len(m) - 1; i >= 1; i-- {
 		g := strings.TrimSpace(m[i])
-		if a, ok := r.alias[strings.ToLower(g)]; ok {
-			g = a
+		target := forKey
+		if key {
+			target, _, _ = strings.Cut(forKey, "$")
+			target += "*"
 		}
+		g = r.aliasFor(g, strings.TrimSuffix(target, "*"))
 		if key {
 			g = strings.ReplaceAll(strings.ToLower(g), " ", "_")
 		}
@@ -218,9 +276,7 @@ func (r *Rules) normValue(key, v string) string {
 	if v == "" || r.stop[strings.ToLower(v)] {
 		return ""
 	}
-	if a, ok := r.alias[strings.ToLower(v)]; ok {
-		v = a
-	}
+	v = r.aliasFor(v, key)
 	if key != "location" && key != "place" && key != "employer" {
 		v = strings.ToLower(v)
 	}

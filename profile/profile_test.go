@@ -75,7 +75,8 @@ func TestFromQuery(t *testing.T) {
 		{"vegetarian recipes", "quick vegetarian recipes for a weeknight", []string{"diet=vegetarian"}},
 		{"climbing gyms", "best climbing gyms near me", []string{"interest=climbing"}},
 		{"beginners", "climbing for beginners: what shoes?", []string{"level_climbing=beginner"}},
-		{"flights", "cheap flights to Lisbon in May", []string{"budget=low", "place=Lisbon"}},
+		{"flights", "cheap flights to Lisbon in May", []string{"place=Lisbon"}},
+		{"cheap dinners", "cheap dinners for a family of four", []string{"budget=low"}},
 		{"dog", "is chocolate bad for my dog", []string{"pet=dog"}},
 		{"factual", "When did I start at Stripe?", nil},
 		{"no cue", "what did we talk about yesterday", nil},
@@ -112,7 +113,7 @@ func TestFromFact(t *testing.T) {
 		{"likes", "jazz", ""},
 		{"works_as", "one of the people who run the whole night shift", ""},
 	} {
-		e, ok := r.FromFact(&lore.Fact{Predicate: c.pred, Object: c.obj, Confidence: 0.85}, []string{"ep"}, time.Now())
+		e, ok := r.FromFact(&lore.Fact{Predicate: c.pred, Object: c.obj, Confidence: 0.85}, []string{"ep"}, []string{"I live with it: " + c.obj}, time.Now())
 		got := ""
 		if ok {
 			got = e.Key + "=" + e.Value
@@ -120,5 +121,39 @@ func TestFromFact(t *testing.T) {
 		if got != c.want {
 			t.Errorf("FromFact(%s %q)=%q, want %q", c.pred, c.obj, got, c.want)
 		}
+	}
+}
+
+func TestStatementBlocks(t *testing.T) {
+	r := MustNew()
+	for _, text := range []string{
+		"My students think I'm a vegetarian, I'm not sure why.",
+		"The crew always jokes that I'm vegan.",
+		"My assistant thinks I'm vegetarian.",
+		"I wish I was vegan.",
+	} {
+		if got := r.FromStatement(text, "", time.Now()); len(got) != 0 {
+			t.Errorf("FromStatement(%q)=%v, want nothing", text, render(got))
+		}
+	}
+}
+
+func TestFromFactBlocked(t *testing.T) {
+	r := MustNew()
+	f := &lore.Fact{Predicate: "diet", Object: "vegetarian", Confidence: 0.85}
+	if _, ok := r.FromFact(f, []string{"ep"}, []string{"My students think I'm a vegetarian."}, time.Now()); ok {
+		t.Errorf("FromFact fed a diet someone else thinks the user has")
+	}
+	if _, ok := r.FromFact(f, []string{"ep"}, []string{"Since last year I'm a vegetarian."}, time.Now()); !ok {
+		t.Errorf("FromFact refused a stated diet")
+	}
+}
+
+func TestAliasesKeepTheirKeys(t *testing.T) {
+	r := MustNew()
+	got := render(r.FromStatement("I work as a photographer. I'm a beginner photographer.", "", time.Now()))
+	want := []string{"level_photography=beginner", "occupation=photographer"}
+	if !slices.Equal(got, want) {
+		t.Errorf("FromStatement=%v, want %v (the activity alias is for levels, not jobs)", got, want)
 	}
 }
