@@ -111,7 +111,9 @@ type ProfileReport struct {
 		InferenceOff Latency `json:"inference_off_ms"`
 		InferenceOn  Latency `json:"inference_on_ms"`
 		DeltaP95     float64 `json:"delta_p95_ms"`
-		Jobs         int     `json:"profile_jobs"`
+		// MedianPairDelta is the median of on − off over the pairs.
+		MedianPairDelta float64 `json:"median_pair_delta_ms"`
+		Jobs            int     `json:"profile_jobs"`
 	} `json:"latency"`
 	IngestSeconds float64 `json:"ingest_seconds"`
 }
@@ -306,20 +308,22 @@ func (r *ProfileRunner) waitJobs(ctx context.Context, tenant string, ids []strin
 }
 
 // timeSearches times every question and search of every user through the
-// plain pipeline, passes times, alternating a pass with inference off and
-// one with it on (after each search, as the API does: the query's cues
-// read and a profile job queued, off the search's path).
+// plain pipeline, passes times. Each search is timed twice in a row, once
+// with inference off and once on (which first alternates), so that the
+// host's load drifts alike on both sides: "on" is what the API does after
+// a search (the query's cues read and a profile job queued, off the
+// search's path). The queued jobs run meanwhile on the workers, so their
+// work weighs on the searches of both sides.
 func (r *ProfileRunner) timeSearches(ctx context.Context, tenant string, set *ProfileSet, p *retrieve.Pipeline, rep *ProfileReport) error {
 	passes := r.LatencyPasses
 	if passes <= 0 {
 		passes = 3
 	}
-	var off, on []float64
+	var off, on, diff []float64
 	var bg sync.WaitGroup
 	var mu sync.Mutex
 	var jobs []string
-	for pass := 0; pass < 2*passes; pass++ {
-		infer := pass%2 == 1
+	for pass := 0; pass < passes; pass++ {
 		for _, u := range set.Users {
 			scope := lore.Scope{TenantID: tenant, UserID: u.ID}
 			now := u.Sessions[len(u.Sessions)-1].Date.Add(24 * time.Hour)
@@ -328,25 +332,28 @@ func (r *ProfileRunner) timeSearches(ctx context.Context, tenant string, set *Pr
 				qs = append(qs, q.Query)
 			}
 			qs = append(qs, u.Searches...)
-			for _, q := range qs {
-				t0 := time.Now()
-				if _, err := p.Search(ctx, retrieve.Request{Scope: scope, Query: q, TopK: 10, Now: now}); err != nil {
-					return err
-				}
-				ms := float64(time.Since(t0).Microseconds()) / 1000
-				if !infer {
-					off = append(off, ms)
-					continue
-				}
-				on = append(on, ms)
-				bg.Go(func() {
-					id, err := r.Ingest.InferProfileFromQuery(context.WithoutCancel(ctx), scope, q)
-					if err == nil && id != "" {
-						mu.Lock()
-						jobs = append(jobs, id)
-						mu.Unlock()
+			for i, q := range qs {
+				var pair [2]float64
+				for k := 0; k < 2; k++ {
+					infer := (k+i+pass)%2 == 1
+					t0 := time.Now()
+					if _, err := p.Search(ctx, retrieve.Request{Scope: scope, Query: q, TopK: 10, Now: now}); err != nil {
+						return err
 					}
-				})
+					if infer {
+						bg.Go(func() {
+							id, err := r.Ingest.InferProfileFromQuery(context.WithoutCancel(ctx), scope, q)
+							if err == nil && id != "" {
+								mu.Lock()
+								jobs = append(jobs, id)
+								mu.Unlock()
+							}
+						})
+					}
+					ms := float64(time.Since(t0).Microseconds()) / 1000
+					pair[b2i(infer)] = ms
+				}
+				off, on, diff = append(off, pair[0]), append(on, pair[1]), append(diff, pair[1]-pair[0])
 			}
 		}
 	}
@@ -358,8 +365,17 @@ func (r *ProfileRunner) timeSearches(ctx context.Context, tenant string, set *Pr
 	rep.Latency.InferenceOff = percentiles(off)
 	rep.Latency.InferenceOn = percentiles(on)
 	rep.Latency.DeltaP95 = math.Round((rep.Latency.InferenceOn.P95-rep.Latency.InferenceOff.P95)*100) / 100
+	rep.Latency.MedianPairDelta = percentiles(diff).P50
 	rep.Latency.Jobs = len(jobs)
 	return nil
+}
+
+// b2i is 1 for true.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // scoreProfile counts a user's learned entries against their labels.
@@ -440,8 +456,8 @@ func (rep *ProfileReport) WriteMarkdown(w io.Writer) {
 		rep.NDCG5.Plain, rep.NDCG5.Personalized, rep.NDCG5.Gain, rep.NDCG5.Queries, rep.Factual.Queries, rep.Factual.Changed, rep.Factual.Unique)
 	l := rep.Latency
 	fmt.Fprintf(w, "| search latency (%d searches per side) | p50 ms | p95 ms | p99 ms |\n|---|---:|---:|---:|\n", l.Searches)
-	fmt.Fprintf(w, "| inference off | %.2f | %.2f | %.2f |\n| inference on (%d profile jobs) | %.2f | %.2f | %.2f |\n\np95 moves %+.2f ms with inference on.\n",
-		l.InferenceOff.P50, l.InferenceOff.P95, l.InferenceOff.P99, l.Jobs, l.InferenceOn.P50, l.InferenceOn.P95, l.InferenceOn.P99, l.DeltaP95)
+	fmt.Fprintf(w, "| inference off | %.2f | %.2f | %.2f |\n| inference on (%d profile jobs) | %.2f | %.2f | %.2f |\n\np95 moves %+.2f ms with inference on; median paired difference %+.2f ms.\n",
+		l.InferenceOff.P50, l.InferenceOff.P95, l.InferenceOff.P99, l.Jobs, l.InferenceOn.P50, l.InferenceOn.P95, l.InferenceOn.P99, l.DeltaP95, l.MedianPairDelta)
 	lists := []struct {
 		title string
 		items []string

@@ -1,6 +1,8 @@
 package retrieve_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -149,5 +151,43 @@ func TestProfileBlendRefusesLowAlpha(t *testing.T) {
 	p.Config.Profile.Alpha = 0.85
 	if _, err := p.Search(w.ctx, retrieve.Request{Scope: sc, Query: "dinner ideas"}); err != nil {
 		t.Fatalf("Search with alpha 0.85: %v", err)
+	}
+}
+
+// rewriterFunc is a QueryRewriter from a function.
+type rewriterFunc func(ctx context.Context, q string, p []lore.ProfileEntry) (string, error)
+
+func (f rewriterFunc) RewriteQuery(ctx context.Context, q string, p []lore.ProfileEntry) (string, error) {
+	return f(ctx, q, p)
+}
+
+func TestProfileRewriteFallsBack(t *testing.T) {
+	w, sc := dinnerWorld(t, "vegetarian", 0)
+	p := w.pipeline()
+	p.Profiles = w.store
+	req := retrieve.Request{Scope: sc, Query: "anything for tonight?", TopK: 5}
+	plain := search(t, p, req)
+	p.Config.Profile.Rewrite = true
+	calls := 0
+	p.Rewriter = rewriterFunc(func(context.Context, string, []lore.ProfileEntry) (string, error) {
+		calls++
+		return "", errors.New("model down")
+	})
+	if got := search(t, p, req); !slices.Equal(resultIDs(got.Results), resultIDs(plain.Results)) || calls != 1 {
+		t.Errorf("failed rewrite: %v (calls %d), want the plain answer %v", memories(got.Results), calls, memories(plain.Results))
+	}
+	p.Rewriter = rewriterFunc(func(_ context.Context, q string, prof []lore.ProfileEntry) (string, error) {
+		calls++
+		return q + " " + prof[0].Value + " mushroom risotto", nil
+	})
+	got := search(t, p, req)
+	if len(got.Results) == 0 || !strings.Contains(got.Results[0].Memory, "risotto") {
+		t.Errorf("rewritten search: %v, want the rewrite's words to count", memories(got.Results))
+	}
+	// Unique-answer queries are never rewritten.
+	before := calls
+	search(t, p, retrieve.Request{Scope: sc, Query: "When did I make the risotto?"})
+	if calls != before {
+		t.Errorf("a unique-answer query was sent to the rewriter")
 	}
 }

@@ -63,6 +63,7 @@ func (m *Main) bench(ctx context.Context, args []string) error {
 	limit := fs.Int("limit", 0, "run only the first N conversations (LoCoMo) or questions (LongMemEval) of the split")
 	turns := fs.String("turns", "user", "LongMemEval: index user turns only (the official protocol) or all turns")
 	ablate := fs.Bool("ablations", true, "also score the ablations (BM25 only, dense only, hybrid, +graph, +entities)")
+	group := fs.String("type", "", "ask only the questions of one LongMemEval question type or LoCoMo category (and ingest only their spaces)")
 	reuse := fs.Bool("reuse", false, "keep spaces an earlier run into the same --data-dir fully ingested (only the questions are asked again)")
 	tuning := fs.String("retrieval", "", "a JSON file of retrieval settings that override the defaults (keys as in the report's config)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
@@ -95,7 +96,10 @@ func (m *Main) bench(ctx context.Context, args []string) error {
 	if err != nil {
 		return lore.Errorf(lore.EINVALID, "read %s: %v", *data, err)
 	}
-	ds = ds.Half(half)
+	ds = ds.Half(half).OnlyGroup(*group)
+	if len(ds.Spaces) == 0 {
+		return lore.Errorf(lore.EINVALID, "--type %q: no question of this type in the split", *group)
+	}
 
 	b, err := m.openData(ctx, cfg)
 	if err != nil {
