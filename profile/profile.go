@@ -34,6 +34,10 @@ type rule struct {
 	key, value string // may hold $1, $2
 	confidence float64
 	re         *regexp.Regexp
+	// stems are the first three letters of every literal word of three
+	// letters or more in the pattern: a text that holds none of them
+	// cannot match, and the costly regexp is not run (prefilter).
+	stems []string
 }
 
 // factRule maps a predicate of a fact about the user to a profile key.
@@ -101,7 +105,7 @@ func New() (*Rules, error) {
 			if err != nil {
 				return nil, bad(err.Error())
 			}
-			ru := rule{kind: f[0], key: f[1], value: f[2], confidence: conf, re: re}
+			ru := rule{kind: f[0], key: f[1], value: f[2], confidence: conf, re: re, stems: stems(rest)}
 			if f[0] == kindStated {
 				r.stated = append(r.stated, ru)
 			} else {
@@ -156,6 +160,21 @@ func MustNew() *Rules {
 // ruleLine captures the pattern of a stated or query line: what follows
 // its first four fields.
 var ruleLine = regexp.MustCompile(`^\S+\s+\S+\s+\S+\s+\S+\s+(.+)$`)
+
+// escapes are a pattern's escape sequences (\b, \s, \d) and group flags.
+var escapes = regexp.MustCompile(`\\[a-zA-Z]|\(\?-?[a-z]*:?`)
+
+// stems returns the three-letter stems of a pattern's literal words: each
+// path through the pattern holds at least one such word (TestRuleStems).
+func stems(pattern string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(escapes.ReplaceAllString(strings.ToLower(pattern), " "), func(r rune) bool { return r < 'a' || r > 'z' }) {
+		if len(w) >= 3 && !slices.Contains(out, w[:3]) {
+			out = append(out, w[:3])
+		}
+	}
+	return out
+}
 
 // sentences splits text at sentence ends, so a rule never spans two.
 var sentenceEnd = regexp.MustCompile(`[.!?;\n]+\s*`)
@@ -218,6 +237,10 @@ func (r *Rules) FromFact(f *lore.Fact, userEpisodes, texts []string, at time.Tim
 // apply adds ru's entries for every match in s, but those that a block
 // pattern in the text before them cancels.
 func (r *Rules) apply(out []lore.ProfileEntry, ru rule, s string, src lore.ProfileSource, ev []string, at time.Time, block []*regexp.Regexp) []lore.ProfileEntry {
+	lower := strings.ToLower(s)
+	if !slices.ContainsFunc(ru.stems, func(st string) bool { return strings.Contains(lower, st) }) {
+		return out
+	}
 	for _, loc := range ru.re.FindAllStringSubmatchIndex(s, -1) {
 		if slices.ContainsFunc(block, func(b *regexp.Regexp) bool { return b.MatchString(s[:loc[0]]) }) {
 			continue

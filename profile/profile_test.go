@@ -157,3 +157,34 @@ func TestAliasesKeepTheirKeys(t *testing.T) {
 		t.Errorf("FromStatement=%v, want %v (the activity alias is for levels, not jobs)", got, want)
 	}
 }
+
+// BenchmarkFromQuery is the work query inference adds after each search
+// before it queues a job: the cue rules over one query.
+func BenchmarkFromQuery(b *testing.B) {
+	r := MustNew()
+	qs := []string{"Any dinner ideas for tonight?", "best climbing gyms downtown", "cheap flights to Lisbon in May", "When did I start at the hospital?"}
+	at := time.Now()
+	b.ResetTimer()
+	for i := 0; b.Loop(); i++ {
+		r.FromQuery(qs[i%len(qs)], at)
+	}
+}
+
+// TestRuleStems: every rule has stems to prefilter on, and the prefilter
+// never hides a match (every rule's own examples in the other tests pass
+// through it; here, a rule must not lose a match the bare regexp finds).
+func TestRuleStems(t *testing.T) {
+	r := MustNew()
+	texts := []string{"for my dog", "I have a bad peanut allergy", "I'm a beginner climber", "trip to Oslo", "I live in Paris",
+		"climbing for beginners", "vegan protein", "I just started running", "I can't stand olives", "I've been climbing for ten years"}
+	for _, ru := range append(append([]rule{}, r.stated...), r.query...) {
+		if len(ru.stems) == 0 {
+			t.Errorf("rule %s %s has no stem", ru.key, ru.re)
+		}
+		for _, text := range texts {
+			if ru.re.MatchString(text) && len(r.apply(nil, ru, text, lore.ProfileExplicit, nil, time.Now(), nil)) == 0 && !strings.Contains(ru.value, "$") {
+				t.Errorf("rule %s %s matches %q but the prefilter dropped it", ru.key, ru.re, text)
+			}
+		}
+	}
+}

@@ -64,6 +64,7 @@ type serveConfig struct {
 	MaxBodyBytes    int
 	ShutdownTimeout time.Duration
 	security        security
+	profile         profileFlags
 }
 
 func (m *Main) serve(ctx context.Context, args []string) error {
@@ -76,6 +77,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	fs.IntVar(&cfg.MaxBodyBytes, "max-body-bytes", e.int("LORE_MAX_BODY_BYTES", api.DefaultMaxBodyBytes), "largest accepted request body (env LORE_MAX_BODY_BYTES)")
 	fs.DurationVar(&cfg.ShutdownTimeout, "shutdown-timeout", 30*time.Second, "how long in-flight requests may run after a stop signal")
 	cfg.security.register(fs, e)
+	cfg.profile.register(fs, e)
 	logFormat := fs.String("log-format", e.str("LORE_LOG_FORMAT", "text"), "log format: text or json (env LORE_LOG_FORMAT)")
 	logLevel := fs.String("log-level", e.str("LORE_LOG_LEVEL", "info"), "log level: debug, info, warn or error (env LORE_LOG_LEVEL)")
 	if err := parse(fs, args, e); err != nil {
@@ -120,8 +122,12 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	if err := svc.CheckEmbedder(ctx); err != nil {
 		return err
 	}
+	search := b.pipeline()
+	if err := cfg.profile.apply(search, cfg.backendConfig); err != nil {
+		return err
+	}
 	srv := &api.Server{
-		Store: b.Store, Index: b.Index, Ingest: svc, Search: b.pipeline(), Embedder: b.Embedder,
+		Store: b.Store, Index: b.Index, Ingest: svc, Search: search, Embedder: b.Embedder,
 		Logger: log, Version: version, MaxBodyBytes: int64(cfg.MaxBodyBytes),
 	}
 	ln, err := net.Listen("tcp", cfg.Addr)
