@@ -11,8 +11,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/lore-memory/lore"
-	"github.com/lore-memory/lore/metrics"
 	"github.com/lore-memory/lore/audit"
+	"github.com/lore-memory/lore/metrics"
 )
 
 // authEnv is a testEnv whose server requires keys, with a fixed clock.
@@ -134,6 +134,10 @@ func TestAuthorizationMatrix(t *testing.T) {
 		{"POST", "/v1/facts", map[string]any{"user_id": "alice", "subject": "user", "predicate": "lives_in", "object": "Lyon"}, http.StatusCreated, false},
 		{"GET", "/v1/users/alice/graph", nil, http.StatusOK, false},
 		{"GET", "/v1/users/alice/export", nil, http.StatusOK, false},
+		{"GET", "/v1/users/alice/profile", nil, http.StatusOK, false},
+		{"PUT", "/v1/users/alice/profile", map[string]any{"entries": []map[string]any{{"key": "favourite-dinner-style", "value": "curry"}}}, http.StatusOK, false},
+		// The key has two dashes so that the matrix reads it as a parameter.
+		{"DELETE", "/v1/users/alice/profile/favourite-dinner-style", nil, http.StatusOK, false},
 		{"POST", "/v1/embeddings", map[string]any{"input": "hello"}, http.StatusOK, true},
 		// Key routes need an admin key; the wrong-user key is not one.
 		{"POST", "/v1/keys", map[string]any{"user_id": "carol"}, http.StatusCreated, false},

@@ -138,6 +138,8 @@ type searchRequest struct {
 	Since              string          `json:"since"`
 	Until              string          `json:"until"`
 	QueryTime          string          `json:"query_time"`
+	// InferProfile false keeps this search from feeding the profile.
+	InferProfile *bool `json:"infer_profile"`
 }
 
 // toRetrieve validates the request and turns it into the pipeline's form.
@@ -223,7 +225,11 @@ func (s *Server) searchMemories(c *gin.Context) {
 			resp.Results[i].Sources = []retrieve.Source{}
 		}
 	}
+	if resp.Profile == nil {
+		resp.Profile = []lore.ProfileEntry{}
+	}
 	c.JSON(http.StatusOK, resp)
+	s.inferProfile(c, scope, req.Query, req.InferProfile)
 }
 
 // Memory is a fact or an episode as the memory routes show it: mem0's

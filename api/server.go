@@ -167,6 +167,9 @@ func (s *Server) engine() *gin.Engine {
 	v1.GET("/audit", s.listAudit)
 	v1.GET("/retention", s.getRetention)
 	v1.PUT("/retention", s.putRetention)
+	v1.GET("/users/:user_id/profile", s.getProfile)
+	v1.PUT("/users/:user_id/profile", s.putProfile)
+	v1.DELETE("/users/:user_id/profile/:key", s.deleteProfileKey)
 	return r
 }
 

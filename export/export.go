@@ -6,7 +6,9 @@
 // {"type":"lore.export","version":1,"scope":…,"exported_at":…}; then every
 // episode ({"type":"episode","episode":…,"history":[…]}), every entity
 // ({"type":"entity","entity":…}), every fact, invalidated ones included
-// ({"type":"fact","fact":…,"history":[…]}); and last
+// ({"type":"fact","fact":…,"history":[…]}), the user's profile when the
+// store holds profiles ({"type":"profile","profile":…}, replaced entries
+// first, with their replaced_at); and last
 // {"type":"end","counts":…}, so that a reader can tell a complete file from
 // a cut one. Records hold the store's own JSON shapes (lore.Episode,
 // lore.Entity, lore.Fact, lore.HistoryEvent).
@@ -35,6 +37,7 @@ const (
 	TypeEpisode = "episode"
 	TypeEntity  = "entity"
 	TypeFact    = "fact"
+	TypeProfile = "profile"
 	TypeEnd     = "end"
 )
 
@@ -48,6 +51,7 @@ type Record struct {
 	Entity     *lore.Entity        `json:"entity,omitempty"`
 	Fact       *lore.Fact          `json:"fact,omitempty"`
 	History    []lore.HistoryEvent `json:"history,omitempty"`
+	Profile    *lore.ProfileEntry  `json:"profile,omitempty"`
 	Counts     *Counts             `json:"counts,omitempty"`
 }
 
@@ -56,6 +60,7 @@ type Counts struct {
 	Episodes int `json:"episodes"`
 	Entities int `json:"entities"`
 	Facts    int `json:"facts"`
+	Profile  int `json:"profile,omitempty"`
 }
 
 // page is how many records one store read returns.
@@ -155,6 +160,9 @@ func Write(ctx context.Context, w io.Writer, st lore.GraphStore, scope lore.Scop
 			break
 		}
 	}
+	if err := writeProfile(ctx, enc, st, scope, &n); err != nil {
+		return n, err
+	}
 	if err := enc.Encode(Record{Type: TypeEnd, Counts: &n}); err != nil {
 		return n, fmt.Errorf("export: write: %w", err)
 	}
@@ -167,6 +175,7 @@ type Dump struct {
 	Episodes []*lore.Episode
 	Entities []*lore.Entity
 	Facts    []*lore.Fact
+	Profile  []lore.ProfileEntry // replaced entries (ReplacedAt set) and current ones
 }
 
 // IsExport reports whether data starts like an export (its header line).
@@ -213,8 +222,10 @@ func Read(r io.Reader) (*Dump, error) {
 			d.Entities = append(d.Entities, rec.Entity)
 		case rec.Type == TypeFact && rec.Fact != nil:
 			d.Facts = append(d.Facts, rec.Fact)
+		case rec.Type == TypeProfile && rec.Profile != nil:
+			d.Profile = append(d.Profile, *rec.Profile)
 		case rec.Type == TypeEnd && rec.Counts != nil:
-			want := Counts{Episodes: len(d.Episodes), Entities: len(d.Entities), Facts: len(d.Facts)}
+			want := Counts{Episodes: len(d.Episodes), Entities: len(d.Entities), Facts: len(d.Facts), Profile: len(d.Profile)}
 			if *rec.Counts != want {
 				return nil, lore.Errorf(lore.EINVALID, "export line %d: the end record counts %+v, the file holds %+v", line, *rec.Counts, want)
 			}
@@ -319,5 +330,5 @@ func Import(ctx context.Context, st lore.GraphStore, d *Dump, remap func(lore.Sc
 			return n, err
 		}
 	}
-	return n, nil
+	return n, importProfile(ctx, st, d, remap, epIDs, &n)
 }

@@ -27,7 +27,7 @@ func (r *batchRun) apply(ctx context.Context, ext *lore.Extraction) error {
 			return err
 		}
 	}
-	return nil
+	return r.feedProfile(ctx, ext)
 }
 
 // reject logs a part of the extraction that cannot be applied. The rest of

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/profile"
 )
 
 // Config tunes ingestion. DefaultConfig gives the defaults; zero fields are
@@ -81,6 +82,9 @@ type Config struct {
 	// current object, and a new one closes the old. Entries are
 	// predicates, or "word_*" for every predicate starting with "word_".
 	SingleValuedPredicates []string
+	// NoProfile stops feeding users' profiles (lore.ProfileStore) from
+	// their messages, extracted facts and searches (profile.go).
+	NoProfile bool
 }
 
 // DefaultConfig returns the defaults: four workers, two jobs per tenant at a
@@ -172,6 +176,9 @@ type Service struct {
 	wakeOnce sync.Once
 	wake     chan struct{}
 
+	profileOnce sync.Once      // parses rules on first use (profile.go)
+	rules       *profile.Rules // the offline profile rules
+
 	// running holds the cancel functions of the jobs this process runs, so
 	// that Erase stops those of the erased scope (see erase.go).
 	runningMu sync.Mutex
@@ -216,6 +223,9 @@ type AddResult struct {
 const (
 	JobKindExtract = "extract"
 	JobKindIndex   = "index"
+	// JobKindProfile writes the profile entries a search's query showed
+	// (InferProfileFromQuery).
+	JobKindProfile = "profile"
 )
 
 // validRole reports whether Add accepts a message role.

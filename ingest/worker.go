@@ -262,6 +262,9 @@ func (s *Service) backoff(attempts int) time.Duration {
 // runExtractJob loads a job's episodes and extracts from them, or, for an
 // index job, indexes them.
 func (s *Service) runExtractJob(ctx context.Context, job *lore.Job) ([]lore.MemoryEvent, error) {
+	if job.Kind == JobKindProfile {
+		return s.runProfileJob(ctx, job)
+	}
 	if job.Kind != JobKindExtract && job.Kind != JobKindIndex {
 		return nil, lore.Errorf(lore.EINVALID, "job kind %q is unknown", job.Kind)
 	}

@@ -192,6 +192,8 @@ type Config struct {
 	MaxFactSources int `json:"max_fact_sources"`
 	// ContextChars bounds Response.Context.
 	ContextChars int `json:"context_chars"`
+	// Profile switches profile-aware retrieval (profile.go); all off.
+	Profile ProfileConfig `json:"profile"`
 }
 
 // DefaultConfig returns the tuned defaults: every signal on, weighted fusion.
@@ -236,6 +238,7 @@ func DefaultConfig() Config {
 		ContextWindow:       time.Hour,
 		MaxFactSources:      3,
 		ContextChars:        6000,
+		Profile:             ProfileConfig{Alpha: 0.85, RerankWeight: 0.3, RerankMin: 10},
 	}
 }
 

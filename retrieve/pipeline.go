@@ -45,6 +45,10 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		req.QueryTime, at.T = now, now
 	}
 	cfg := p.Config
+	if req.personal, err = p.personalize(ctx, req); err != nil {
+		return nil, err
+	}
+	req.Query = p.rewrite(ctx, req.Query, req.personal)
 	stage := p.stageTimer()
 	a := analyse(req.Query, req.QueryTime, p.temporal())
 	stage(StageAnalyse)
@@ -103,6 +107,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		applyAssistantFactor(c, f, cfg.AssistantFactor)
 	}
 
+	applyProfileRerank(c, f, req.personal, cfg.Profile)
 	stage(StageFuse)
 	ordered := p.filter(req, at, c, f)
 	ordered = currentFirst(ordered, at, req.IncludeInvalidated)
@@ -133,7 +138,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	if a.Aggregate {
 		ordered = spreadTop(ordered, cfg.SpreadTop, cfg.ContextWindow)
 	}
-	resp := &Response{Results: make([]Result, 0, len(ordered)), Entities: c.entities}
+	resp := &Response{Results: make([]Result, 0, len(ordered)), Entities: c.entities, Profile: req.personal.entries}
 	for _, r := range ordered {
 		pointIntoEpisode(&r, passages)
 		if req.Explain {
@@ -141,7 +146,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		}
 		resp.Results = append(resp.Results, r)
 	}
-	resp.Context = formatContext(resp.Results, cfg.ContextChars)
+	resp.Context = withAboutUser(resp.Profile, formatContext(resp.Results, cfg.ContextChars), cfg.ContextChars)
 	stage(StageContext)
 	return resp, nil
 }
@@ -234,7 +239,7 @@ func (p *Pipeline) candidates(ctx context.Context, req Request, kinds []lore.Doc
 				}
 				text = withoutSpeakers(text, a.Words, speakers)
 			}
-			vs, err := lore.EmbedQuery(ctx, p.Embedder, []string{text})
+			vs, err := p.embedQuery(ctx, text, req.personal)
 			if err != nil {
 				vecErr = fmt.Errorf("retrieve: embed query: %w", err)
 				return
@@ -806,7 +811,7 @@ func explain(signals []signal, f fused, id string) map[string]float64 {
 	}
 	// The context share and the speaker factor apply after fusion; they
 	// are not signals.
-	for _, name := range []string{SignalContext, SignalSpeaker, SignalAssistant, SignalRecency, SignalAnswer, SignalEnded} {
+	for _, name := range []string{SignalContext, SignalSpeaker, SignalAssistant, SignalRecency, SignalAnswer, SignalEnded, SignalProfile} {
 		if v, ok := f.Details[id][name]; ok {
 			out[name] = v
 		}

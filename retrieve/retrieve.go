@@ -26,6 +26,11 @@ type Pipeline struct {
 	// Observe, when set, is told how long each stage of a search took
 	// (stages.go names them); the /metrics stage histograms.
 	Observe func(stage string, d time.Duration)
+	// Profiles gives searches the user's profile (Response.Profile, the
+	// context's "About the user", Config.Profile); nil: none.
+	Profiles lore.ProfileStore
+	// Rewriter rewrites queries with the profile (Config.Profile.Rewrite).
+	Rewriter QueryRewriter
 }
 
 // TimeSpan is a time expression found in a query, resolved to [Start, End).
@@ -51,6 +56,8 @@ type Request struct {
 	// validity is judged at it, but unlike QueryTime it reads everything
 	// stored, said before it or not. Zero: the pipeline's clock.
 	Now time.Time
+
+	personal *personalization // the user's profile and what applies (profile.go)
 }
 
 // Response is the answer to a search.
@@ -58,6 +65,8 @@ type Response struct {
 	Results  []Result       `json:"results"`
 	Entities []*lore.Entity `json:"entities"` // the user's entities linked from the query
 	Context  string         `json:"context"`  // prompt-ready text of the results, with dates
+	// Profile is the user's profile the search had (Pipeline.Profiles).
+	Profile []lore.ProfileEntry `json:"profile"`
 }
 
 // Result is one memory found by a search: a fact or an episode. Score is the

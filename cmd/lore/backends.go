@@ -343,7 +343,11 @@ func (b *backends) ingestService(cfg ingest.Config, log *slog.Logger) *ingest.Se
 
 // pipeline builds the retrieval pipeline over the backends.
 func (b *backends) pipeline() *retrieve.Pipeline {
-	return &retrieve.Pipeline{Graph: b.Store, Index: b.Index, Embedder: b.Embedder, Config: retrieve.DefaultConfig()}
+	p := &retrieve.Pipeline{Graph: b.Store, Index: b.Index, Embedder: b.Embedder, Config: retrieve.DefaultConfig()}
+	if ps, ok := b.Store.(lore.ProfileStore); ok {
+		p.Profiles = ps
+	}
+	return p
 }
 
 // message is what the CLI prints for an error: the whole chain, since the

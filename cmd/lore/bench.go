@@ -15,6 +15,7 @@ import (
 const benchUsage = `Usage: lore bench locomo|longmemeval --data FILE [--split tune|validate|all] [--out FILE.json] [flags]
        lore bench facts --data FILE [--out FILE.json] [--misses FILE.jsonl] [flags]
        lore bench observations --data locomo.json [--split tune|validate|all] [--sample N] [flags]
+       lore bench profile --data fixtures/profile/validate.json [--blend] [--rerank] [flags]
 
 locomo, longmemeval: ingests the benchmark through Lore's own ingestion path
 and reports retrieval quality (recall, frac, NDCG at k, turn and session
@@ -29,6 +30,10 @@ observations: ingests LoCoMo and scores the extracted facts against its
 observation gold facts: coverage, precision and echo rate (bench/README.md,
 Fact quality).
 
+profile: learns each user's profile from fixtures/profile/*.json and reports
+profile precision and recall, nDCG@5 personalized vs not, factual rankings
+changed, and search latency with query inference off and on.
+
 Run 'lore bench locomo -h' or 'lore bench facts -h' for every flag.
 `
 
@@ -36,6 +41,9 @@ Run 'lore bench locomo -h' or 'lore bench facts -h' for every flag.
 func (m *Main) bench(ctx context.Context, args []string) error {
 	if len(args) > 0 && args[0] == "facts" {
 		return m.benchFacts(ctx, args[1:])
+	}
+	if len(args) > 0 && args[0] == "profile" {
+		return m.benchProfile(ctx, args[1:])
 	}
 	if len(args) > 0 && args[0] == "observations" {
 		return m.benchObservations(ctx, args[1:])
@@ -55,6 +63,7 @@ func (m *Main) bench(ctx context.Context, args []string) error {
 	limit := fs.Int("limit", 0, "run only the first N conversations (LoCoMo) or questions (LongMemEval) of the split")
 	turns := fs.String("turns", "user", "LongMemEval: index user turns only (the official protocol) or all turns")
 	ablate := fs.Bool("ablations", true, "also score the ablations (BM25 only, dense only, hybrid, +graph, +entities)")
+	group := fs.String("type", "", "ask only the questions of one LongMemEval question type or LoCoMo category (and ingest only their spaces)")
 	reuse := fs.Bool("reuse", false, "keep spaces an earlier run into the same --data-dir fully ingested (only the questions are asked again)")
 	tuning := fs.String("retrieval", "", "a JSON file of retrieval settings that override the defaults (keys as in the report's config)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
@@ -87,7 +96,10 @@ func (m *Main) bench(ctx context.Context, args []string) error {
 	if err != nil {
 		return lore.Errorf(lore.EINVALID, "read %s: %v", *data, err)
 	}
-	ds = ds.Half(half)
+	ds = ds.Half(half).OnlyGroup(*group)
+	if len(ds.Spaces) == 0 {
+		return lore.Errorf(lore.EINVALID, "--type %q: no question of this type in the split", *group)
+	}
 
 	b, err := m.openData(ctx, cfg)
 	if err != nil {

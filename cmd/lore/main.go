@@ -93,6 +93,7 @@ Commands:
   mcp       serve MCP (Model Context Protocol) over stdin/stdout for a local client
   audit     verify and list the audit log
   retention sweep expired memories now; set a tenant's raw-text retention
+  profile   show, set and delete a user's profile entries; switch inference from searches
   bench     score retrieval on LoCoMo, LongMemEval or a relational question set
   version   print the version
 
@@ -131,6 +132,8 @@ func (m *Main) Run(ctx context.Context) error {
 		return m.auditCmd(ctx, args)
 	case "retention":
 		return m.retentionCmd(ctx, args)
+	case "profile":
+		return m.profile(ctx, args)
 	case "version", "--version", "-version":
 		fmt.Fprintf(m.Stdout, "lore %s\n", version)
 		return nil

@@ -66,6 +66,7 @@ type serveConfig struct {
 	InstanceID      string
 	MaxPendingJobs  int
 	security        security
+	profile         profileFlags
 }
 
 func (m *Main) serve(ctx context.Context, args []string) error {
@@ -82,6 +83,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	fs.IntVar(&cfg.MaxPendingJobs, "max-pending-jobs", e.int("LORE_MAX_PENDING_JOBS", ingest.DefaultConfig().MaxPendingPerTenant),
 		"most unfinished extraction jobs per tenant; past it adds get 429 with Retry-After; -1 unbounded (env LORE_MAX_PENDING_JOBS)")
 	cfg.security.register(fs, e)
+	cfg.profile.register(fs, e)
 	logFormat := fs.String("log-format", e.str("LORE_LOG_FORMAT", "text"), "log format: text or json (env LORE_LOG_FORMAT)")
 	logLevel := fs.String("log-level", e.str("LORE_LOG_LEVEL", "info"), "log level: debug, info, warn or error (env LORE_LOG_LEVEL)")
 	if err := parse(fs, args, e); err != nil {
@@ -134,8 +136,12 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	if err := svc.CheckEmbedder(ctx); err != nil {
 		return err
 	}
+	search := b.pipeline()
+	if err := cfg.profile.apply(search, cfg.backendConfig); err != nil {
+		return err
+	}
 	srv := &api.Server{
-		Store: b.Store, Index: b.Index, Ingest: svc, Search: b.pipeline(), Embedder: b.Embedder,
+		Store: b.Store, Index: b.Index, Ingest: svc, Search: search, Embedder: b.Embedder,
 		Logger: log, Version: version, MaxBodyBytes: int64(cfg.MaxBodyBytes),
 	}
 	attachMetrics(mx, b, svc, srv)

@@ -58,6 +58,9 @@ func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteS
 			}
 		}
 	}
+	if err := s.deleteScopeProfile(ctx, scope); err != nil {
+		return stats, err
+	}
 	// The user node goes with the whole user, not with one agent or run;
 	// every user node of a tenant with the tenant.
 	stmt := ""

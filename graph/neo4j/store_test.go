@@ -52,3 +52,7 @@ func TestKeys(t *testing.T) {
 func TestDirectory(t *testing.T) {
 	storetest.RunDirectory(t, "neo4j", func(tb testing.TB) storetest.DirectoryStore { return mustOpen(tb) })
 }
+
+func TestProfile(t *testing.T) {
+	storetest.RunProfile(t, "neo4j", func(tb testing.TB) storetest.ProfileBackend { return mustOpen(tb) })
+}

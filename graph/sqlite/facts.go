@@ -585,8 +585,10 @@ func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteS
 		if _, err = del("audit_pseudonyms", true); err != nil {
 			return err
 		}
-		_, err = del("history", false)
-		return err
+		if _, err = del("history", false); err != nil {
+			return err
+		}
+		return deleteScopeProfile(ctx, tx, scope)
 	})
 	if err != nil {
 		return lore.DeleteStats{}, wrap("delete scope", err)

@@ -241,3 +241,7 @@ func TestOpenRejectsBadPath(t *testing.T) {
 func TestDirectory(t *testing.T) {
 	storetest.RunDirectory(t, "sqlite", func(tb testing.TB) storetest.DirectoryStore { return mustOpen(tb) })
 }
+
+func TestProfile(t *testing.T) {
+	storetest.RunProfile(t, "sqlite", func(tb testing.TB) storetest.ProfileBackend { return mustOpen(tb) })
+}

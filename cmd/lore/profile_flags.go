@@ -1,0 +1,44 @@
+package main
+
+import (
+	"flag"
+
+	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/extract/llm"
+	"github.com/lore-memory/lore/retrieve"
+)
+
+// profileFlags are `lore serve`'s switches of profile-aware retrieval
+// (retrieve.ProfileConfig), all off by default.
+type profileFlags struct {
+	blend, rerank, rewrite bool
+	alpha, weight          float64
+}
+
+func (p *profileFlags) register(fs *flag.FlagSet, e *env) {
+	def := retrieve.DefaultConfig().Profile
+	fs.BoolVar(&p.blend, "profile-blend", e.str("LORE_PROFILE_BLEND", "") == "true", "blend each query's embedding with the user's profile (env LORE_PROFILE_BLEND=true)")
+	fs.Float64Var(&p.alpha, "profile-alpha", def.Alpha, "the query's weight in the profile blend, 0.5 to 1")
+	fs.BoolVar(&p.rerank, "profile-rerank", e.str("LORE_PROFILE_RERANK", "") == "true", "rerank candidates by their fit with the user's profile (env LORE_PROFILE_RERANK=true)")
+	fs.Float64Var(&p.weight, "profile-rerank-weight", def.RerankWeight, "the profile rerank's factor, 0 to 1")
+	fs.BoolVar(&p.rewrite, "profile-rewrite", e.str("LORE_PROFILE_REWRITE", "") == "true", "rewrite queries with the profile through the LLM (LORE_LLM_BASE_URL, LORE_LLM_MODEL; env LORE_PROFILE_REWRITE=true)")
+}
+
+// apply sets the switches on pipe, refusing a configuration that
+// retrieve.ProfileConfig.Validate refuses (a blend alpha below 0.5).
+func (p *profileFlags) apply(pipe *retrieve.Pipeline, cfg backendConfig) error {
+	pc := pipe.Config.Profile
+	pc.Blend, pc.Alpha, pc.Rerank, pc.RerankWeight, pc.Rewrite = p.blend, p.alpha, p.rerank, p.weight, p.rewrite
+	if err := pc.Validate(); err != nil {
+		return lore.Errorf(lore.EINVALID, "--profile-alpha/--profile-rerank-weight: %s", lore.ErrorMessage(err))
+	}
+	if pc.Rewrite {
+		w, err := llm.NewRewriter(llm.Config{BaseURL: cfg.LLMBaseURL, Model: cfg.LLMModel, APIKey: cfg.LLMAPIKey})
+		if err != nil {
+			return err
+		}
+		pipe.Rewriter = w
+	}
+	pipe.Config.Profile = pc
+	return nil
+}
