@@ -46,6 +46,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	}
 	cfg := p.Config
 	a := analyse(req.Query, req.QueryTime, p.temporal())
+	intent := p.classify(ctx, req)
 
 	c, err := p.candidates(ctx, req, kinds, a, at)
 	if err != nil {
@@ -126,7 +127,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	if a.Aggregate {
 		ordered = spreadTop(ordered, cfg.SpreadTop, cfg.ContextWindow)
 	}
-	resp := &Response{Results: make([]Result, 0, len(ordered)), Entities: c.entities}
+	resp := &Response{Results: make([]Result, 0, len(ordered)), Entities: c.entities, Intent: intent}
 	for _, r := range ordered {
 		pointIntoEpisode(&r, passages)
 		if req.Explain {

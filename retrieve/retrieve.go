@@ -23,6 +23,8 @@ type Pipeline struct {
 	// Temporal resolves time expressions in a query against a reference
 	// time. Nil means temporal.Parse.
 	Temporal func(text string, ref time.Time) []TimeSpan
+	// Intent classifies queries (intent.go). Nil: the built-in rules.
+	Intent IntentClassifier
 }
 
 // TimeSpan is a time expression found in a query, resolved to [Start, End).
@@ -55,6 +57,8 @@ type Response struct {
 	Results  []Result       `json:"results"`
 	Entities []*lore.Entity `json:"entities"` // the user's entities linked from the query
 	Context  string         `json:"context"`  // prompt-ready text of the results, with dates
+	// Intent is the query's intent and what decided it, with Explain.
+	Intent *IntentResult `json:"intent,omitempty"`
 }
 
 // Result is one memory found by a search: a fact or an episode. Score is the
