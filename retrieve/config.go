@@ -192,6 +192,8 @@ type Config struct {
 	MaxFactSources int `json:"max_fact_sources"`
 	// ContextChars bounds Response.Context.
 	ContextChars int `json:"context_chars"`
+	// Personal holds the personal ranking signals (signals.go), all off.
+	Personal Personal `json:"personal"`
 }
 
 // DefaultConfig returns the tuned defaults: every signal on, weighted fusion.
@@ -236,6 +238,7 @@ func DefaultConfig() Config {
 		ContextWindow:       time.Hour,
 		MaxFactSources:      3,
 		ContextChars:        6000,
+		Personal:            DefaultPersonal(),
 	}
 }
 

@@ -281,9 +281,10 @@ func NewIntentClassifier(strategy string, rules *RuleClassifier, llm LLMIntentCo
 }
 
 // classify reads the request's intent when something uses it: explain
-// shows it. It returns nil otherwise, so an unused LLM is never asked.
+// shows it, the per-intent weights (Personal.Intents) read it. It returns
+// nil otherwise, so an unused LLM is never asked.
 func (p *Pipeline) classify(ctx context.Context, req Request) *IntentResult {
-	if !req.Explain {
+	if !req.Explain && !(p.Config.Personal.Intents && p.Feedback != nil && p.Config.Personal.active()) {
 		return nil
 	}
 	cl := p.Intent

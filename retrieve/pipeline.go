@@ -68,6 +68,11 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	if cfg.Signals.Temporal && len(a.Spans) > 0 {
 		c.signals = append(c.signals, signal{Name: SignalTemporal, Weight: cfg.Weights.Temporal, Scores: temporalScores(c, a.Spans), Absolute: true})
 	}
+	personal, pst, err := p.personal(ctx, req, c, intent, now) // signals.go
+	if err != nil {
+		return nil, err
+	}
+	c.signals = append(c.signals, personal...)
 	var f fused
 	if cfg.Fusion == FusionRRF {
 		f = fuseRRF(c.signals, cfg.RRFK)
@@ -100,6 +105,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		applyAssistantFactor(c, f, cfg.AssistantFactor)
 	}
 
+	pst.apply(f)
 	ordered := p.filter(req, at, c, f)
 	ordered = currentFirst(ordered, at, req.IncludeInvalidated)
 	if cfg.StaleTurns > 0 {
@@ -136,6 +142,9 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		resp.Results = append(resp.Results, r)
 	}
 	resp.Context = formatContext(resp.Results, cfg.ContextChars)
+	if err := p.trackUsage(ctx, req, resp.Results); err != nil {
+		return nil, err
+	}
 	return resp, nil
 }
 
@@ -799,7 +808,7 @@ func explain(signals []signal, f fused, id string) map[string]float64 {
 	}
 	// The context share and the speaker factor apply after fusion; they
 	// are not signals.
-	for _, name := range []string{SignalContext, SignalSpeaker, SignalAssistant, SignalRecency, SignalAnswer, SignalEnded} {
+	for _, name := range []string{SignalContext, SignalSpeaker, SignalAssistant, SignalRecency, SignalAnswer, SignalEnded, SignalRelevance} {
 		if v, ok := f.Details[id][name]; ok {
 			out[name] = v
 		}

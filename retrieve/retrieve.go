@@ -25,6 +25,8 @@ type Pipeline struct {
 	Temporal func(text string, ref time.Time) []TimeSpan
 	// Intent classifies queries (intent.go). Nil: the built-in rules.
 	Intent IntentClassifier
+	// Feedback holds the personal signals' state (signals.go). Nil: none.
+	Feedback lore.FeedbackStore
 }
 
 // TimeSpan is a time expression found in a query, resolved to [Start, End).
@@ -50,6 +52,9 @@ type Request struct {
 	// validity is judged at it, but unlike QueryTime it reads everything
 	// stored, said before it or not. Zero: the pipeline's clock.
 	Now time.Time
+	// Used are the ids of memories from an earlier answer that the caller
+	// used (cited): counted for the frequency signal (signals.go).
+	Used []string
 }
 
 // Response is the answer to a search.

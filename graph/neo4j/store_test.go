@@ -48,3 +48,7 @@ func TestStore(t *testing.T) {
 func TestKeys(t *testing.T) {
 	storetest.RunKeys(t, "neo4j", func(tb testing.TB) lore.KeyStore { return mustOpen(tb) })
 }
+
+func TestFeedback(t *testing.T) {
+	storetest.RunFeedback(t, "neo4j", func(tb testing.TB) storetest.FeedbackBackend { return mustOpen(tb) })
+}

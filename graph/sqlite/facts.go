@@ -567,7 +567,10 @@ func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteS
 		if stats.Jobs, err = del("jobs", false); err != nil {
 			return err
 		}
-		_, err = del("history", false)
+		if _, err = del("history", false); err != nil {
+			return err
+		}
+		_, err = deleteFeedback(ctx, tx, scope, true) // feedback.go
 		return err
 	})
 	if err != nil {

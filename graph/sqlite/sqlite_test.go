@@ -237,3 +237,7 @@ func TestOpenRejectsBadPath(t *testing.T) {
 		}
 	}
 }
+
+func TestFeedback(t *testing.T) {
+	storetest.RunFeedback(t, "sqlite", func(tb testing.TB) storetest.FeedbackBackend { return mustOpen(tb) })
+}
