@@ -129,6 +129,8 @@ func TestAuthorizationMatrix(t *testing.T) {
 		{"POST", "/v1/keys", map[string]any{"user_id": "carol"}, http.StatusCreated, false},
 		{"GET", "/v1/keys", nil, http.StatusOK, false},
 		{"DELETE", "/v1/keys/" + throwawayKey.ID, nil, http.StatusOK, false},
+		{"POST", "/v1/memories/" + epID + "/feedback", map[string]any{"user_id": "alice", "helpful": true}, http.StatusOK, false},
+		{"DELETE", "/v1/users/alice/feedback", nil, http.StatusOK, false},
 		// Last: the right key erases the whole tenant.
 		{"DELETE", "/v1/tenants/acme", nil, http.StatusOK, false},
 	}

@@ -127,6 +127,9 @@ type searchRequest struct {
 	Since              string          `json:"since"`
 	Until              string          `json:"until"`
 	QueryTime          string          `json:"query_time"`
+	// Used are ids from an earlier answer that the caller used: counted as
+	// citations for the frequency signal.
+	Used []string `json:"used"`
 }
 
 // toRetrieve validates the request and turns it into the pipeline's form.
@@ -166,6 +169,18 @@ func (r *searchRequest) toRetrieve(scope lore.Scope) (retrieve.Request, error) {
 	if out.Since != nil && out.Until != nil && !out.Until.After(*out.Since) {
 		return out, lore.Errorf(lore.EINVALID, "until must be after since")
 	}
+	if len(r.Used) > maxTopK {
+		return out, lore.Errorf(lore.EINVALID, "used holds more than %d ids", maxTopK)
+	}
+	for i, id := range r.Used {
+		if id == "" {
+			return out, lore.Errorf(lore.EINVALID, "used[%d] is empty", i)
+		}
+		if err := lore.ValidateID("used", id); err != nil {
+			return out, err
+		}
+	}
+	out.Used = r.Used
 	qt, err := lore.ParseTime("query_time", r.QueryTime)
 	if err != nil {
 		return out, err

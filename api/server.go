@@ -109,6 +109,9 @@ func (s *Server) engine() *gin.Engine {
 	v1.POST("/keys", s.createKey)
 	v1.GET("/keys", s.listKeys)
 	v1.DELETE("/keys/:id", s.revokeKey)
+	// Ranking signals (issue 14, feedback.go).
+	v1.POST("/memories/:id/feedback", s.memoryFeedback)
+	v1.DELETE("/users/:user_id/feedback", s.resetFeedback)
 	return r
 }
 

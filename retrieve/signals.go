@@ -54,12 +54,15 @@ type Personal struct {
 	TrackUsage bool `json:"track_usage"`
 	// Intents applies intent_weights.txt's per-intent multipliers.
 	Intents bool `json:"intents"`
+	// Rule is how a verdict moves a memory's relevance (POST
+	// /v1/memories/{id}/feedback).
+	Rule lore.FeedbackRule `json:"feedback_rule"`
 }
 
 // DefaultPersonal is every signal off, with the issue's parameters ready
 // for when one is turned on.
 func DefaultPersonal() Personal {
-	return Personal{MinSampleSize: 3, FrequencyHalfLifeDays: 30, FrequencySaturation: 20, ReturnedShare: 0.1}
+	return Personal{MinSampleSize: 3, FrequencyHalfLifeDays: 30, FrequencySaturation: 20, ReturnedShare: 0.1, Rule: lore.DefaultFeedbackRule()}
 }
 
 // active reports whether any personal signal can move a score.

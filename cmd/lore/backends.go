@@ -287,7 +287,9 @@ func (b *backends) ingestService(cfg ingest.Config, log *slog.Logger) *ingest.Se
 
 // pipeline builds the retrieval pipeline over the backends.
 func (b *backends) pipeline() *retrieve.Pipeline {
-	return &retrieve.Pipeline{Graph: b.Store, Index: b.Index, Embedder: b.Embedder, Config: retrieve.DefaultConfig()}
+	p := &retrieve.Pipeline{Graph: b.Store, Index: b.Index, Embedder: b.Embedder, Config: retrieve.DefaultConfig()}
+	p.Feedback, _ = b.Store.(lore.FeedbackStore) // every backend's store keeps the ranking signals
+	return p
 }
 
 // message is what the CLI prints for an error: the whole chain, since the

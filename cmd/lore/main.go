@@ -88,6 +88,7 @@ Commands:
   reindex   re-embed and re-index a user's memories (after changing the embedder)
   migrate   apply the graph store's schema
   keys      create, list and revoke API keys
+  backfill-success  rebuild the answers-that-worked table from the stored verdicts
   bench     score retrieval on LoCoMo, LongMemEval or a relational question set
   version   print the version
 
@@ -120,6 +121,8 @@ func (m *Main) Run(ctx context.Context) error {
 		return m.bench(ctx, args)
 	case "keys":
 		return m.keys(ctx, args)
+	case "backfill-success":
+		return m.backfillSuccess(ctx, args)
 	case "version", "--version", "-version":
 		fmt.Fprintf(m.Stdout, "lore %s\n", version)
 		return nil
