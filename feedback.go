@@ -115,8 +115,8 @@ type FeedbackStore interface {
 	Verdicts(ctx context.Context, scope Scope) ([]Verdict, error)
 	// ResetFeedback removes the verdicts the scope Contains, their
 	// relevance adjustments and success rows, and returns how many verdicts
-	// it removed. Usage counts stay.
-	ResetFeedback(ctx context.Context, scope Scope) (int, error)
+	// it removed. Usage counts stay unless usage is set.
+	ResetFeedback(ctx context.Context, scope Scope, usage bool) (int, error)
 	// RecordUsage adds each record's counts to its memory's, keeping the
 	// later LastUsed.
 	RecordUsage(ctx context.Context, usage []UsageRecord) error

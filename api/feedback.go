@@ -94,7 +94,7 @@ func (s *Server) resetFeedback(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	n, err := store.ResetFeedback(c.Request.Context(), scope)
+	n, err := store.ResetFeedback(c.Request.Context(), scope, false)
 	if err != nil {
 		s.writeError(c, err)
 		return

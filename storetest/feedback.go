@@ -169,7 +169,7 @@ func RunFeedback(t *testing.T, backend string, open func(testing.TB) FeedbackBac
 		verdict(t, sc, "m2", false, h)
 		verdict(t, bob, "m1", true, h)
 		must(t, "RecordUsage", st.RecordUsage(ctx, []lore.UsageRecord{{Scope: sc, MemoryID: "m1", Returned: 4}}))
-		n, err := st.ResetFeedback(ctx, sc)
+		n, err := st.ResetFeedback(ctx, sc, false)
 		must(t, "ResetFeedback", err)
 		if n != 2 {
 			t.Fatalf("ResetFeedback removed %d verdicts, want 2", n)
@@ -188,6 +188,13 @@ func RunFeedback(t *testing.T, backend string, open func(testing.TB) FeedbackBac
 		must(t, "Successes", err)
 		if len(vs) != 0 || len(rows) != 0 {
 			t.Fatalf("after reset: %d verdicts, %d success rows, want 0 and 0", len(vs), len(rows))
+		}
+		// With usage, the usage counts go too.
+		if _, err := st.ResetFeedback(ctx, sc, true); err != nil {
+			t.Fatal(err)
+		}
+		if us, err := st.Usage(ctx, sc); err != nil || len(us) != 0 {
+			t.Fatalf("after reset with usage: %+v, %v; want no usage", us, err)
 		}
 		bobs, err := st.MemorySignals(ctx, bob, []string{"m1"}, h)
 		must(t, "MemorySignals", err)

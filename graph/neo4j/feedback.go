@@ -88,11 +88,11 @@ func (s *Store) Verdicts(ctx context.Context, scope lore.Scope) ([]lore.Verdict,
 
 // ResetFeedback removes the scope's verdicts and success rows and zeroes
 // its adjustments.
-func (s *Store) ResetFeedback(ctx context.Context, scope lore.Scope) (int, error) {
+func (s *Store) ResetFeedback(ctx context.Context, scope lore.Scope, usage bool) (int, error) {
 	if err := scope.Validate(); err != nil {
 		return 0, err
 	}
-	return s.deleteFeedback(ctx, scope, false)
+	return s.deleteFeedback(ctx, scope, usage)
 }
 
 // deleteFeedback removes the scope's verdicts and success rows in batches,

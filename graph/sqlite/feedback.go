@@ -101,14 +101,14 @@ func (s *Store) Verdicts(ctx context.Context, scope lore.Scope) ([]lore.Verdict,
 }
 
 // ResetFeedback removes the scope's verdicts, adjustments and success rows.
-func (s *Store) ResetFeedback(ctx context.Context, scope lore.Scope) (int, error) {
+func (s *Store) ResetFeedback(ctx context.Context, scope lore.Scope, usage bool) (int, error) {
 	if err := scope.Validate(); err != nil {
 		return 0, err
 	}
 	var n int64
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var err error
-		n, err = deleteFeedback(ctx, tx, scope, false)
+		n, err = deleteFeedback(ctx, tx, scope, usage)
 		return err
 	})
 	return int(n), wrap("reset feedback", err)
