@@ -78,3 +78,35 @@ func TestFeedbackWithoutStore(t *testing.T) {
 	e := newEnv(t, func(s *Server) { s.Search.Feedback = nil })
 	wantError(t, e.do("POST", "/v1/memories/x/feedback", map[string]any{"user_id": "alice", "helpful": true}), http.StatusServiceUnavailable, lore.EUNAVAILABLE, "feedback")
 }
+
+// TestSearchRoleFromKey: a key's role is the search's; naming another is
+// 403; without keys the request's role applies.
+func TestSearchRoleFromKey(t *testing.T) {
+	ae := newAuthEnv(t)
+	ae.srv.Search.Config.Policy = retrieve.PolicyConfig{RoleKey: "roles"}
+	ae.srv.Middleware = nil
+	ae.must(http.StatusOK, "POST", "/v1/memories", map[string]any{"tenant_id": "acme", "user_id": "alice", "infer": false,
+		"messages": []map[string]any{{"role": "user", "content": "Salary bands for engineers", "metadata": map[string]any{"roles": "hr"}}}})
+	ae.must(http.StatusOK, "POST", "/v1/memories", map[string]any{"tenant_id": "acme", "user_id": "alice", "infer": false,
+		"messages": []map[string]any{{"role": "user", "content": "Salary day is Friday"}}})
+	ae.srv.Middleware = []func(http.Handler) http.Handler{ae.auth.Middleware}
+	hr := ae.key(lore.APIKey{TenantID: "acme", UserID: "alice", Role: "hr"})
+	plain := ae.key(lore.APIKey{TenantID: "acme", UserID: "alice"})
+	count := func(token string, body map[string]any) int {
+		body["user_id"], body["query"] = "alice", "salary"
+		return len(decode[retrieve.Response](t, ae.must(http.StatusOK, "POST", "/v1/memories/search", body, append(bearer(token), TenantHeader, "acme")...)).Results)
+	}
+	if n := count(hr, map[string]any{}); n != 2 {
+		t.Fatalf("hr key: %d results, want 2", n)
+	}
+	if n := count(plain, map[string]any{}); n != 1 {
+		t.Fatalf("key without a role: %d results, want 1", n)
+	}
+	wantError(t, ae.do("POST", "/v1/memories/search", map[string]any{"user_id": "alice", "query": "salary", "role": "hr"}, append(bearer(plain), TenantHeader, "acme")...), http.StatusForbidden, lore.EFORBIDDEN, "role")
+	wantError(t, ae.do("POST", "/v1/memories/search", map[string]any{"user_id": "alice", "query": "salary", "role": "admin"}, append(bearer(hr), TenantHeader, "acme")...), http.StatusForbidden, lore.EFORBIDDEN, "role")
+	// Without keys (the open loopback server), the request's role applies.
+	ae.srv.Middleware = nil
+	if n := len(decode[retrieve.Response](t, ae.must(http.StatusOK, "POST", "/v1/memories/search", map[string]any{"tenant_id": "acme", "user_id": "alice", "query": "salary", "role": "hr"})).Results); n != 2 {
+		t.Fatalf("no keys, request role hr: %d results, want 2", n)
+	}
+}

@@ -130,6 +130,9 @@ type searchRequest struct {
 	// Used are ids from an earlier answer that the caller used: counted as
 	// citations for the frequency signal.
 	Used []string `json:"used"`
+	// Role is the caller's role for the retrieval policies; an API key's
+	// role wins (policy.go).
+	Role string `json:"role"`
 }
 
 // toRetrieve validates the request and turns it into the pipeline's form.
@@ -205,6 +208,9 @@ func (s *Server) searchMemories(c *gin.Context) {
 	rreq, err := req.toRetrieve(scope)
 	if err == nil {
 		err = checkQuery(req.Query)
+	}
+	if err == nil {
+		rreq.Role, err = callerRole(c, req.Role)
 	}
 	if err != nil {
 		s.writeError(c, err)

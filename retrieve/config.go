@@ -194,6 +194,8 @@ type Config struct {
 	ContextChars int `json:"context_chars"`
 	// Personal holds the personal ranking signals (signals.go), all off.
 	Personal Personal `json:"personal"`
+	// Policy turns the built-in visibility policies on (policy.go).
+	Policy PolicyConfig `json:"policy"`
 }
 
 // DefaultConfig returns the tuned defaults: every signal on, weighted fusion.

@@ -56,6 +56,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	if err := p.hydrate(ctx, req.Scope, c); err != nil {
 		return nil, err
 	}
+	p.policyFilter(req, c) // policy.go: denied memories leave before ranking
 	if c.mentions != nil {
 		var dense map[string]float64
 		for _, s := range c.signals {
@@ -106,7 +107,8 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	}
 
 	pst.apply(f)
-	ordered := p.filter(req, at, c, f)
+	p.policyReweight(req, c, f)
+	ordered := p.policyResults(req, p.filter(req, at, c, f))
 	ordered = currentFirst(ordered, at, req.IncludeInvalidated)
 	if cfg.StaleTurns > 0 {
 		ordered = staleBelow(ordered, staleTurns(c, f.Scores, at), cfg.StaleTurns)
@@ -128,6 +130,9 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		// does not make it redundant.
 		Keep: func(r Result) bool { return r.Fact != nil && f.Details[r.ID][SignalRelation] > relationBase }})
 	if err := p.attachSources(ctx, req.Scope, ordered, f.Scores, cfg.MaxFactSources); err != nil {
+		return nil, err
+	}
+	if err := p.policySources(ctx, req, ordered); err != nil {
 		return nil, err
 	}
 	if a.Aggregate {
@@ -808,7 +813,7 @@ func explain(signals []signal, f fused, id string) map[string]float64 {
 	}
 	// The context share and the speaker factor apply after fusion; they
 	// are not signals.
-	for _, name := range []string{SignalContext, SignalSpeaker, SignalAssistant, SignalRecency, SignalAnswer, SignalEnded, SignalRelevance} {
+	for _, name := range []string{SignalContext, SignalSpeaker, SignalAssistant, SignalRecency, SignalAnswer, SignalEnded, SignalRelevance, SignalPolicy} {
 		if v, ok := f.Details[id][name]; ok {
 			out[name] = v
 		}

@@ -27,6 +27,9 @@ type Pipeline struct {
 	Intent IntentClassifier
 	// Feedback holds the personal signals' state (signals.go). Nil: none.
 	Feedback lore.FeedbackStore
+	// Policies decide which memories a caller may see (policy.go), after
+	// the built-ins Config.Policy turns on.
+	Policies []Policy
 }
 
 // TimeSpan is a time expression found in a query, resolved to [Start, End).
@@ -55,6 +58,8 @@ type Request struct {
 	// Used are the ids of memories from an earlier answer that the caller
 	// used (cited): counted for the frequency signal (signals.go).
 	Used []string
+	// Role is the caller's role, for the policies (policy.go).
+	Role string
 }
 
 // Response is the answer to a search.
