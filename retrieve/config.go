@@ -196,6 +196,8 @@ type Config struct {
 	Personal Personal `json:"personal"`
 	// Policy turns the built-in visibility policies on (policy.go).
 	Policy PolicyConfig `json:"policy"`
+	// MMR reorders the candidates for diversity (mmr.go), off.
+	MMR MMR `json:"mmr"`
 }
 
 // DefaultConfig returns the tuned defaults: every signal on, weighted fusion.
@@ -241,6 +243,7 @@ func DefaultConfig() Config {
 		MaxFactSources:      3,
 		ContextChars:        6000,
 		Personal:            DefaultPersonal(),
+		MMR:                 DefaultMMR(),
 	}
 }
 

@@ -113,6 +113,8 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	if cfg.StaleTurns > 0 {
 		ordered = staleBelow(ordered, staleTurns(c, f.Scores, at), cfg.StaleTurns)
 	}
+	ordered = mmr(ordered, req.TopK, cfg.MMR) // mmr.go
+	pool := ordered[:min(len(ordered), 5*req.TopK)]
 	var shown func(Result) []string
 	if cfg.SourceDiversity {
 		// The sources attachSources will show, so that a turn a fact
@@ -147,6 +149,10 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		resp.Results = append(resp.Results, r)
 	}
 	resp.Context = formatContext(resp.Results, cfg.ContextChars)
+	if req.Explain {
+		g := topicGini(pool, resp.Results)
+		resp.TopicGini = &g
+	}
 	if err := p.trackUsage(ctx, req, resp.Results); err != nil {
 		return nil, err
 	}

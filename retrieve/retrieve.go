@@ -69,6 +69,10 @@ type Response struct {
 	Context  string         `json:"context"`  // prompt-ready text of the results, with dates
 	// Intent is the query's intent and what decided it, with Explain.
 	Intent *IntentResult `json:"intent,omitempty"`
+	// TopicGini is, with Explain, the Gini coefficient of the results'
+	// spread over the candidates' topics (mmr.go): 0 even, towards 1
+	// concentrated.
+	TopicGini *float64 `json:"topic_gini,omitempty"`
 }
 
 // Result is one memory found by a search: a fact or an episode. Score is the
