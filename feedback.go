@@ -130,6 +130,33 @@ type FeedbackStore interface {
 	// BackfillSuccess rebuilds every success row from the verdicts and
 	// returns how many rows it added or changed: a second run returns 0.
 	BackfillSuccess(ctx context.Context) (int, error)
+	// FeatureVerdicts counts a tenant's verdicts per user and memory
+	// feature (MemoryFeature of the memory judged; memories deleted since
+	// are left out), for the cross-user signals: cohort priors and the
+	// collaborative boost.
+	FeatureVerdicts(ctx context.Context, tenantID string) ([]FeatureVerdict, error)
+}
+
+// FeatureVerdict is one user's verdicts on the memories of one feature.
+type FeatureVerdict struct {
+	UserID    string `json:"user_id"`
+	Feature   string `json:"feature"`
+	Helpful   int    `json:"helpful"`
+	Unhelpful int    `json:"unhelpful"`
+}
+
+// MemoryFeature is what a memory has in common with other users' memories,
+// where the cross-user signals learn: "fact:<predicate>" for a fact,
+// "episode:<role>" for an episode. Memories are per user, so nothing more
+// specific carries over.
+func MemoryFeature(f *Fact, ep *Episode) string {
+	switch {
+	case f != nil:
+		return "fact:" + f.Predicate
+	case ep != nil:
+		return "episode:" + ep.Role
+	}
+	return ""
 }
 
 // Validate reports EINVALID for a verdict with no valid scope or memory.

@@ -30,6 +30,9 @@ type Pipeline struct {
 	// Policies decide which memories a caller may see (policy.go), after
 	// the built-ins Config.Policy turns on.
 	Policies []Policy
+	// CrossUser holds the cross-user signals' tables (crossuser.go). Nil:
+	// none.
+	CrossUser *CrossUser
 }
 
 // TimeSpan is a time expression found in a query, resolved to [Start, End).

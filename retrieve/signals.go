@@ -57,17 +57,22 @@ type Personal struct {
 	// Rule is how a verdict moves a memory's relevance (POST
 	// /v1/memories/{id}/feedback).
 	Rule lore.FeedbackRule `json:"feedback_rule"`
+	// ColdStart and Collaborative are the cross-user signals
+	// (crossuser.go; need Pipeline.CrossUser).
+	ColdStart     ColdStart     `json:"cold_start"`
+	Collaborative Collaborative `json:"collaborative"`
 }
 
 // DefaultPersonal is every signal off, with the issue's parameters ready
 // for when one is turned on.
 func DefaultPersonal() Personal {
-	return Personal{MinSampleSize: 3, FrequencyHalfLifeDays: 30, FrequencySaturation: 20, ReturnedShare: 0.1, Rule: lore.DefaultFeedbackRule()}
+	return Personal{MinSampleSize: 3, FrequencyHalfLifeDays: 30, FrequencySaturation: 20, ReturnedShare: 0.1, Rule: lore.DefaultFeedbackRule(),
+		ColdStart: DefaultColdStart(), Collaborative: DefaultCollaborative()}
 }
 
 // active reports whether any personal signal can move a score.
 func (c Personal) active() bool {
-	return c.Feedback || c.Personal > 0 || c.Frequency > 0 || c.Success > 0
+	return c.Feedback || c.Personal > 0 || c.Frequency > 0 || c.Success > 0 || c.ColdStart.Weight > 0 || c.Collaborative.Weight > 0
 }
 
 //go:embed intent_weights.txt
@@ -158,6 +163,11 @@ func (p *Pipeline) personal(ctx context.Context, req Request, c *candidateSet, i
 	add(SignalPersonal, cfg.Personal*mult[0], personalScore)
 	add(SignalFrequency, cfg.Frequency*mult[1], func(m lore.MemorySignal) float64 { return frequencyScore(m, now, cfg) })
 	add(SignalSuccess, cfg.Success*mult[2], func(m lore.MemorySignal) float64 { return successScore(m, cfg.MinSampleSize) })
+	cross, err := p.crossUserSignals(ctx, req, c, mult[0], now)
+	if err != nil {
+		return nil, nil, err
+	}
+	out = append(out, cross...)
 	st := &personalState{}
 	if cfg.Feedback && mult[3] > 0 {
 		st.relevance = map[string]float64{}

@@ -231,4 +231,38 @@ func RunFeedback(t *testing.T, backend string, open func(testing.TB) FeedbackBac
 			t.Fatalf("bob's verdicts after alice's erase=%d, want 1", len(bobs))
 		}
 	})
+
+	s.run("Feedback/FeatureVerdicts", func(t *testing.T) {
+		sc := userScope()
+		bob := lore.Scope{TenantID: sc.TenantID, UserID: "bob"}
+		cleanupStore(t, st, sc, bob)
+		ep := addEpisode(t, st, sc, "I moved to Lisbon.", 1)
+		bobEp := addEpisode(t, st, bob, "Hello there.", 1)
+		fact := mergeFact(t, st, sc, mergeEntity(t, st, sc, "Ana", 1), "lives_in", nil, "Lisbon", 1, ep.ID)
+		verdict(t, sc, fact.ID, true, "")
+		verdict(t, sc, fact.ID, true, "")
+		verdict(t, sc, ep.ID, false, "")
+		verdict(t, sc, "deleted-since", true, "")
+		verdict(t, bob, bobEp.ID, true, "")
+		got, err := st.FeatureVerdicts(ctxFor(t), sc.TenantID)
+		must(t, "FeatureVerdicts", err)
+		want := []lore.FeatureVerdict{
+			{UserID: "alice", Feature: "episode:user", Unhelpful: 1},
+			{UserID: "alice", Feature: "fact:lives_in", Helpful: 2},
+			{UserID: "bob", Feature: "episode:user", Helpful: 1},
+		}
+		if len(got) != len(want) {
+			t.Fatalf("FeatureVerdicts=%+v, want %+v", got, want)
+		}
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("FeatureVerdicts[%d]=%+v, want %+v", i, got[i], want[i])
+			}
+		}
+		other, err := st.FeatureVerdicts(ctxFor(t), newTenant())
+		must(t, "FeatureVerdicts(other tenant)", err)
+		if len(other) != 0 {
+			t.Fatalf("another tenant sees %+v", other)
+		}
+	})
 }

@@ -289,3 +289,29 @@ func (s *Store) BackfillSuccess(ctx context.Context) (int, error) {
 		return int(n), nil
 	})
 }
+
+// FeatureVerdicts counts the tenant's verdicts per user and memory feature.
+func (s *Store) FeatureVerdicts(ctx context.Context, tenantID string) ([]lore.FeatureVerdict, error) {
+	if err := lore.ValidateID("tenant_id", tenantID); err != nil || tenantID == "" {
+		return nil, lore.Errorf(lore.EINVALID, "a valid tenant_id is required")
+	}
+	return read(ctx, s, "feature verdicts", func(r txRunner) ([]lore.FeatureVerdict, error) {
+		recs, err := r.run("FeatureVerdicts", shape{}, map[string]any{"tenant_id": tenantID})
+		if err != nil {
+			return nil, err
+		}
+		out := make([]lore.FeatureVerdict, 0, len(recs))
+		for _, rec := range recs {
+			u, _ := rec.Get("user_id")
+			f, _ := rec.Get("feature")
+			h, _ := rec.Get("helpful")
+			n, _ := rec.Get("unhelpful")
+			us, _ := u.(string)
+			fs, _ := f.(string)
+			hi, _ := h.(int64)
+			ni, _ := n.(int64)
+			out = append(out, lore.FeatureVerdict{UserID: us, Feature: fs, Helpful: int(hi), Unhelpful: int(ni)})
+		}
+		return out, nil
+	})
+}

@@ -310,3 +310,30 @@ func (s *Store) BackfillSuccess(ctx context.Context) (int, error) {
 	})
 	return int(n), wrap("backfill success", err)
 }
+
+// FeatureVerdicts counts the tenant's verdicts per user and memory feature.
+func (s *Store) FeatureVerdicts(ctx context.Context, tenantID string) ([]lore.FeatureVerdict, error) {
+	if err := lore.ValidateID("tenant_id", tenantID); err != nil || tenantID == "" {
+		return nil, lore.Errorf(lore.EINVALID, "a valid tenant_id is required")
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT v.user_id, CASE WHEN f.id IS NOT NULL THEN 'fact:' || f.predicate ELSE 'episode:' || e.role END AS feature,
+			sum(v.helpful), sum(1 - v.helpful)
+		FROM verdicts v
+		LEFT JOIN facts f ON f.id = v.memory_id AND f.tenant_id = v.tenant_id
+		LEFT JOIN episodes e ON e.id = v.memory_id AND e.tenant_id = v.tenant_id
+		WHERE v.tenant_id = ? AND (f.id IS NOT NULL OR e.id IS NOT NULL)
+		GROUP BY v.user_id, feature ORDER BY v.user_id, feature`, tenantID)
+	if err != nil {
+		return nil, wrap("feature verdicts", err)
+	}
+	defer rows.Close()
+	out := []lore.FeatureVerdict{}
+	for rows.Next() {
+		var fv lore.FeatureVerdict
+		if err := rows.Scan(&fv.UserID, &fv.Feature, &fv.Helpful, &fv.Unhelpful); err != nil {
+			return nil, wrap("feature verdicts", err)
+		}
+		out = append(out, fv)
+	}
+	return out, wrap("feature verdicts", rows.Err())
+}
