@@ -14,6 +14,7 @@ import (
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/api"
 	"github.com/lore-memory/lore/ingest"
+	"github.com/lore-memory/lore/retrieve"
 )
 
 // flagSet returns a FlagSet for a command that prints its usage to Stderr.
@@ -78,6 +79,8 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	cfg.security.register(fs, e)
 	logFormat := fs.String("log-format", e.str("LORE_LOG_FORMAT", "text"), "log format: text or json (env LORE_LOG_FORMAT)")
 	logLevel := fs.String("log-level", e.str("LORE_LOG_LEVEL", "info"), "log level: debug, info, warn or error (env LORE_LOG_LEVEL)")
+	retrieval := fs.String("retrieval", e.str("LORE_RETRIEVAL", ""), "a JSON file of retrieval settings over the defaults: ranking signals, policies, MMR (env LORE_RETRIEVAL)")
+	intent := fs.String("intent", e.str("LORE_INTENT", retrieve.IntentRegex), "query intent strategy: regex, llm or hybrid (env LORE_INTENT)")
 	if err := parse(fs, args, e); err != nil {
 		return err
 	}
@@ -120,8 +123,12 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	if err := svc.CheckEmbedder(ctx); err != nil {
 		return err
 	}
+	pipe := b.pipeline()
+	if err := configurePipeline(pipe, *retrieval, *intent, cfg.backendConfig); err != nil {
+		return err
+	}
 	srv := &api.Server{
-		Store: b.Store, Index: b.Index, Ingest: svc, Search: b.pipeline(), Embedder: b.Embedder,
+		Store: b.Store, Index: b.Index, Ingest: svc, Search: pipe, Embedder: b.Embedder,
 		Logger: log, Version: version, MaxBodyBytes: int64(cfg.MaxBodyBytes),
 	}
 	ln, err := net.Listen("tcp", cfg.Addr)
