@@ -43,7 +43,7 @@ func newEnv(t testing.TB, opts ...func(*Server)) *testEnv {
 	svc := &ingest.Service{Store: store, Index: idx, Extractor: rules.New(), Config: cfg, Logger: log}
 	srv := &Server{
 		Store: store, Index: idx, Ingest: svc,
-		Search: &retrieve.Pipeline{Graph: store, Index: idx, Config: retrieve.DefaultConfig()},
+		Search: &retrieve.Pipeline{Graph: store, Index: idx, Config: retrieve.DefaultConfig(), Feedback: store},
 		Logger: log, Version: "test",
 	}
 	for _, o := range opts {

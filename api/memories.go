@@ -140,6 +140,12 @@ type searchRequest struct {
 	QueryTime          string          `json:"query_time"`
 	// InferProfile false keeps this search from feeding the profile.
 	InferProfile *bool `json:"infer_profile"`
+	// Used are ids from an earlier answer that the caller used: counted as
+	// citations for the frequency signal.
+	Used []string `json:"used"`
+	// Role is the caller's role for the retrieval policies; an API key's
+	// role wins (policy.go).
+	Role string `json:"role"`
 }
 
 // toRetrieve validates the request and turns it into the pipeline's form.
@@ -179,6 +185,18 @@ func (r *searchRequest) toRetrieve(scope lore.Scope) (retrieve.Request, error) {
 	if out.Since != nil && out.Until != nil && !out.Until.After(*out.Since) {
 		return out, lore.Errorf(lore.EINVALID, "until must be after since")
 	}
+	if len(r.Used) > maxTopK {
+		return out, lore.Errorf(lore.EINVALID, "used holds more than %d ids", maxTopK)
+	}
+	for i, id := range r.Used {
+		if id == "" {
+			return out, lore.Errorf(lore.EINVALID, "used[%d] is empty", i)
+		}
+		if err := lore.ValidateID("used", id); err != nil {
+			return out, err
+		}
+	}
+	out.Used = r.Used
 	qt, err := lore.ParseTime("query_time", r.QueryTime)
 	if err != nil {
 		return out, err
@@ -203,6 +221,9 @@ func (s *Server) searchMemories(c *gin.Context) {
 	rreq, err := req.toRetrieve(scope)
 	if err == nil {
 		err = checkQuery(req.Query)
+	}
+	if err == nil {
+		rreq.Role, err = callerRole(c, req.Role)
 	}
 	if err != nil {
 		s.writeError(c, err)

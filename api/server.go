@@ -170,6 +170,9 @@ func (s *Server) engine() *gin.Engine {
 	v1.GET("/users/:user_id/profile", s.getProfile)
 	v1.PUT("/users/:user_id/profile", s.putProfile)
 	v1.DELETE("/users/:user_id/profile/:key", s.deleteProfileKey)
+	// Ranking signals (issue 14, feedback.go).
+	v1.POST("/memories/:id/feedback", s.memoryFeedback)
+	v1.DELETE("/users/:user_id/feedback", s.resetFeedback)
 	return r
 }
 

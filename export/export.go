@@ -11,7 +11,10 @@
 // first, with their replaced_at); and last
 // {"type":"end","counts":…}, so that a reader can tell a complete file from
 // a cut one. Records hold the store's own JSON shapes (lore.Episode,
-// lore.Entity, lore.Fact, lore.HistoryEvent).
+// lore.Entity, lore.Fact, lore.HistoryEvent). A store that keeps ranking
+// signals (lore.FeedbackStore) adds, before the end, the user's verdicts
+// ({"type":"verdict","verdict":…}), usage counts ({"type":"usage",…}) and
+// answers-that-worked rows ({"type":"success",…}).
 package export
 
 import (
@@ -21,6 +24,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"time"
 
 	"github.com/google/uuid"
@@ -39,6 +43,9 @@ const (
 	TypeFact    = "fact"
 	TypeProfile = "profile"
 	TypeEnd     = "end"
+	TypeVerdict = "verdict"
+	TypeUsage   = "usage"
+	TypeSuccess = "success"
 )
 
 // Record is one line of an export.
@@ -53,6 +60,9 @@ type Record struct {
 	History    []lore.HistoryEvent `json:"history,omitempty"`
 	Profile    *lore.ProfileEntry  `json:"profile,omitempty"`
 	Counts     *Counts             `json:"counts,omitempty"`
+	Verdict    *lore.Verdict       `json:"verdict,omitempty"`
+	Usage      *lore.UsageRecord   `json:"usage,omitempty"`
+	Success    *lore.SuccessRecord `json:"success,omitempty"`
 }
 
 // Counts is how many records of each kind an export holds.
@@ -61,6 +71,10 @@ type Counts struct {
 	Entities int `json:"entities"`
 	Facts    int `json:"facts"`
 	Profile  int `json:"profile,omitempty"`
+	// The ranking signals' records, when the store keeps them.
+	Verdicts  int `json:"verdicts,omitempty"`
+	Usage     int `json:"usage,omitempty"`
+	Successes int `json:"successes,omitempty"`
 }
 
 // page is how many records one store read returns.
@@ -163,19 +177,63 @@ func Write(ctx context.Context, w io.Writer, st lore.GraphStore, scope lore.Scop
 	if err := writeProfile(ctx, enc, st, scope, &n); err != nil {
 		return n, err
 	}
+	if fs, ok := st.(lore.FeedbackStore); ok {
+		if err := writeSignals(ctx, enc, fs, scope, &n); err != nil {
+			return n, err
+		}
+	}
 	if err := enc.Encode(Record{Type: TypeEnd, Counts: &n}); err != nil {
 		return n, fmt.Errorf("export: write: %w", err)
 	}
 	return n, flush()
 }
 
+// writeSignals writes the scope's verdicts, usage counts and success rows.
+func writeSignals(ctx context.Context, enc *json.Encoder, fs lore.FeedbackStore, scope lore.Scope, n *Counts) error {
+	scope = scope.Namespace()
+	vs, err := fs.Verdicts(ctx, scope)
+	if err != nil {
+		return fmt.Errorf("export: verdicts: %w", err)
+	}
+	for i := range vs {
+		if err := enc.Encode(Record{Type: TypeVerdict, Verdict: &vs[i]}); err != nil {
+			return fmt.Errorf("export: write: %w", err)
+		}
+		n.Verdicts++
+	}
+	us, err := fs.Usage(ctx, scope)
+	if err != nil {
+		return fmt.Errorf("export: usage: %w", err)
+	}
+	for i := range us {
+		if err := enc.Encode(Record{Type: TypeUsage, Usage: &us[i]}); err != nil {
+			return fmt.Errorf("export: write: %w", err)
+		}
+		n.Usage++
+	}
+	ss, err := fs.Successes(ctx, scope)
+	if err != nil {
+		return fmt.Errorf("export: successes: %w", err)
+	}
+	for i := range ss {
+		if err := enc.Encode(Record{Type: TypeSuccess, Success: &ss[i]}); err != nil {
+			return fmt.Errorf("export: write: %w", err)
+		}
+		n.Successes++
+	}
+	return nil
+}
+
 // Dump is an export read back: its header's scope and its records.
 type Dump struct {
-	Scope    lore.Scope
-	Episodes []*lore.Episode
-	Entities []*lore.Entity
-	Facts    []*lore.Fact
-	Profile  []lore.ProfileEntry // replaced entries (ReplacedAt set) and current ones
+	Scope     lore.Scope
+	Episodes  []*lore.Episode
+	Entities  []*lore.Entity
+	Facts     []*lore.Fact
+	Profile   []lore.ProfileEntry // replaced entries (ReplacedAt set) and current ones
+	Verdicts  []lore.Verdict
+	Usage     []lore.UsageRecord
+	Successes []lore.SuccessRecord
 }
 
 // IsExport reports whether data starts like an export (its header line).
@@ -224,8 +282,15 @@ func Read(r io.Reader) (*Dump, error) {
 			d.Facts = append(d.Facts, rec.Fact)
 		case rec.Type == TypeProfile && rec.Profile != nil:
 			d.Profile = append(d.Profile, *rec.Profile)
+		case rec.Type == TypeVerdict && rec.Verdict != nil:
+			d.Verdicts = append(d.Verdicts, *rec.Verdict)
+		case rec.Type == TypeUsage && rec.Usage != nil:
+			d.Usage = append(d.Usage, *rec.Usage)
+		case rec.Type == TypeSuccess && rec.Success != nil:
+			d.Successes = append(d.Successes, *rec.Success)
 		case rec.Type == TypeEnd && rec.Counts != nil:
-			want := Counts{Episodes: len(d.Episodes), Entities: len(d.Entities), Facts: len(d.Facts), Profile: len(d.Profile)}
+			want := Counts{Episodes: len(d.Episodes), Entities: len(d.Entities), Facts: len(d.Facts), Profile: len(d.Profile),
+				Verdicts: len(d.Verdicts), Usage: len(d.Usage), Successes: len(d.Successes)}
 			if *rec.Counts != want {
 				return nil, lore.Errorf(lore.EINVALID, "export line %d: the end record counts %+v, the file holds %+v", line, *rec.Counts, want)
 			}
@@ -252,8 +317,13 @@ func Read(r io.Reader) (*Dump, error) {
 // facts follow); entities and facts get new ids, facts pointing at
 // their entities' new ones. Facts no longer current go in first, so that a
 // current fact never merges into an invalidated one. History restarts with
-// one ADD by actor "import". The index is not written: re-index the scope
-// afterwards (ingest.Service.Reindex). It returns what it wrote.
+// one ADD by actor "import". Into a store that keeps ranking signals, the
+// verdicts are replayed on the memories' new ids, each moving relevance by
+// the delta it recorded (so the adjustments come out as exported, whatever
+// the server's rule), which rebuilds the success rows; usage counts are
+// added. Verdict times restart at the import, as history does. The index is
+// not written: re-index the scope afterwards (ingest.Service.Reindex). It
+// returns what it wrote.
 func Import(ctx context.Context, st lore.GraphStore, d *Dump, remap func(lore.Scope) lore.Scope, now time.Time) (Counts, error) {
 	var n Counts
 	if remap == nil {
@@ -290,6 +360,7 @@ func Import(ctx context.Context, st lore.GraphStore, d *Dump, remap func(lore.Sc
 		n.Entities++
 	}
 	var current []*lore.Fact
+	factIDs := make(map[string]string, len(d.Facts))
 	add := func(f *lore.Fact) error {
 		in := *f
 		in.ID, in.Scope = "", remap(f.Scope)
@@ -310,9 +381,11 @@ func Import(ctx context.Context, st lore.GraphStore, d *Dump, remap func(lore.Sc
 				return lore.Errorf(lore.EINVALID, "fact %s names object %s, which the export does not hold", f.ID, f.ObjectID)
 			}
 		}
-		if _, _, err := st.MergeFact(ctx, &in, "import"); err != nil {
+		got, _, err := st.MergeFact(ctx, &in, "import")
+		if err != nil {
 			return fmt.Errorf("export: import fact %q: %w", f.Text, err)
 		}
+		factIDs[f.ID] = got.ID
 		n.Facts++
 		return nil
 	}
@@ -330,5 +403,51 @@ func Import(ctx context.Context, st lore.GraphStore, d *Dump, remap func(lore.Sc
 			return n, err
 		}
 	}
-	return n, importProfile(ctx, st, d, remap, epIDs, &n)
+	if err := importProfile(ctx, st, d, remap, epIDs, &n); err != nil {
+		return n, err
+	}
+	fs, ok := st.(lore.FeedbackStore)
+	if !ok || len(d.Verdicts)+len(d.Usage) == 0 {
+		return n, nil
+	}
+	memID := func(id string) (string, bool) {
+		if to, ok := factIDs[id]; ok {
+			return to, true
+		}
+		to, ok := epIDs[id]
+		return to, ok
+	}
+	// A replayed helpful verdict counts as a citation again, so the usage
+	// records' citations are added less those.
+	replayedCites := map[string]int{}
+	for _, v := range d.Verdicts {
+		to, ok := memID(v.MemoryID)
+		if !ok {
+			continue // a verdict on a memory deleted since
+		}
+		in := lore.Verdict{Scope: remap(v.Scope), MemoryID: to, Helpful: v.Helpful, QueryHash: v.QueryHash}
+		// A rule whose step is the recorded delta, with bounds that never
+		// cut it, replays the verdict exactly.
+		rule := lore.FeedbackRule{HelpfulStep: max(v.Delta, 0), UnhelpfulStep: min(v.Delta, 0), MaxBoost: math.MaxFloat64, MaxPenalty: -1 + 1e-9}
+		if _, err := fs.RecordVerdict(ctx, &in, rule); err != nil {
+			return n, fmt.Errorf("export: import verdict: %w", err)
+		}
+		if v.Helpful {
+			replayedCites[to]++
+		}
+		n.Verdicts++
+	}
+	var usage []lore.UsageRecord
+	for _, u := range d.Usage {
+		if to, ok := memID(u.MemoryID); ok {
+			u.Scope, u.MemoryID = remap(u.Scope), to
+			u.Cited = max(u.Cited-replayedCites[to], 0)
+			usage = append(usage, u)
+		}
+	}
+	if err := fs.RecordUsage(ctx, usage); err != nil {
+		return n, fmt.Errorf("export: import usage: %w", err)
+	}
+	n.Usage = len(usage)
+	return n, nil
 }

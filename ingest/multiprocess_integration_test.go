@@ -101,7 +101,10 @@ func TestTwoProcessesShareTheQueue(t *testing.T) {
 	var jobs []lore.Job
 	for _, tenant := range tenants {
 		scope := lore.Scope{TenantID: tenant, UserID: "u"}
-		t.Cleanup(func() { _, _ = st.DeleteScope(context.Background(), scope); _ = idx.DeleteScope(context.Background(), scope) })
+		t.Cleanup(func() {
+			_, _ = st.DeleteScope(context.Background(), scope)
+			_ = idx.DeleteScope(context.Background(), scope)
+		})
 		for i := range 8 {
 			at := time.Date(2024, 5, 1, 10, i, 0, 0, time.UTC)
 			res, err := queue.Add(ctx, AddRequest{Scope: scope, Infer: true, Messages: msgs(at, "user", "I live in Oslo and my sister Emma lives in Rome.")})

@@ -107,15 +107,22 @@ func BenchmarkSearch(b *testing.B) {
 		name     string
 		embedder lore.Embedder
 		signals  retrieve.Signals
+		personal string // "", "on" or "on+usage": the issue-14 signals (signals_bench_test.go)
 	}{
-		{"bm25", nil, retrieve.Signals{BM25: true}},
-		{"bm25+graph", nil, retrieve.Signals{BM25: true, Graph: true, EntityExpansion: true, Temporal: true}},
-		{"bm25+graph+dense", emb, retrieve.Signals{BM25: true, Dense: true, Graph: true, EntityExpansion: true, Temporal: true}},
-		{"default", emb, retrieve.DefaultConfig().Signals},
+		{"bm25", nil, retrieve.Signals{BM25: true}, ""},
+		{"bm25+graph", nil, retrieve.Signals{BM25: true, Graph: true, EntityExpansion: true, Temporal: true}, ""},
+		{"bm25+graph+dense", emb, retrieve.Signals{BM25: true, Dense: true, Graph: true, EntityExpansion: true, Temporal: true}, ""},
+		{"default", emb, retrieve.DefaultConfig().Signals, ""},
+		{"default+signals", emb, retrieve.DefaultConfig().Signals, "on"},
+		{"default+signals+usage", emb, retrieve.DefaultConfig().Signals, "on+usage"},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			p := &retrieve.Pipeline{Graph: w.store, Index: w.idx, Embedder: bc.embedder, Config: retrieve.DefaultConfig()}
 			p.Config.Signals = bc.signals
+			if bc.personal != "" {
+				benchPersonal(b, w, sc, p, queries, bc.personal == "on+usage")
+				return
+			}
 			ctx := context.Background()
 			lat := make([]time.Duration, 0, b.N)
 			b.ResetTimer()

@@ -194,6 +194,12 @@ type Config struct {
 	ContextChars int `json:"context_chars"`
 	// Profile switches profile-aware retrieval (profile.go); all off.
 	Profile ProfileConfig `json:"profile"`
+	// Personal holds the personal ranking signals (signals.go), all off.
+	Personal Personal `json:"personal"`
+	// Policy turns the built-in visibility policies on (policy.go).
+	Policy PolicyConfig `json:"policy"`
+	// MMR reorders the candidates for diversity (mmr.go), off.
+	MMR MMR `json:"mmr"`
 }
 
 // DefaultConfig returns the tuned defaults: every signal on, weighted fusion.
@@ -239,6 +245,8 @@ func DefaultConfig() Config {
 		MaxFactSources:      3,
 		ContextChars:        6000,
 		Profile:             ProfileConfig{Alpha: 0.85, RerankWeight: 0.3, RerankMin: 10},
+		Personal:            DefaultPersonal(),
+		MMR:                 DefaultMMR(),
 	}
 }
 

@@ -52,6 +52,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	stage := p.stageTimer()
 	a := analyse(req.Query, req.QueryTime, p.temporal())
 	stage(StageAnalyse)
+	intent := p.classify(ctx, req)
 
 	c, err := p.candidates(ctx, req, kinds, a, at)
 	if err != nil {
@@ -63,6 +64,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		return nil, err
 	}
 	stage(StageHydrate)
+	p.policyFilter(req, c) // policy.go: denied memories leave before ranking
 	if c.mentions != nil {
 		var dense map[string]float64
 		for _, s := range c.signals {
@@ -75,6 +77,11 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	if cfg.Signals.Temporal && len(a.Spans) > 0 {
 		c.signals = append(c.signals, signal{Name: SignalTemporal, Weight: cfg.Weights.Temporal, Scores: temporalScores(c, a.Spans), Absolute: true})
 	}
+	personal, pst, err := p.personal(ctx, req, c, intent, now) // signals.go
+	if err != nil {
+		return nil, err
+	}
+	c.signals = append(c.signals, personal...)
 	var f fused
 	if cfg.Fusion == FusionRRF {
 		f = fuseRRF(c.signals, cfg.RRFK)
@@ -108,12 +115,16 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	}
 
 	applyProfileRerank(c, f, req.personal, cfg.Profile)
+	pst.apply(f)
+	p.policyReweight(req, c, f)
 	stage(StageFuse)
-	ordered := p.filter(req, at, c, f)
+	ordered := p.policyResults(req, p.filter(req, at, c, f))
 	ordered = currentFirst(ordered, at, req.IncludeInvalidated)
 	if cfg.StaleTurns > 0 {
 		ordered = staleBelow(ordered, staleTurns(c, f.Scores, at), cfg.StaleTurns)
 	}
+	ordered = mmr(ordered, req.TopK, cfg.MMR) // mmr.go
+	pool := ordered[:min(len(ordered), 5*req.TopK)]
 	var shown func(Result) []string
 	if cfg.SourceDiversity {
 		// The sources attachSources will show, so that a turn a fact
@@ -135,10 +146,13 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		return nil, err
 	}
 	stage(StageSources)
+	if err := p.policySources(ctx, req, ordered); err != nil {
+		return nil, err
+	}
 	if a.Aggregate {
 		ordered = spreadTop(ordered, cfg.SpreadTop, cfg.ContextWindow)
 	}
-	resp := &Response{Results: make([]Result, 0, len(ordered)), Entities: c.entities, Profile: req.personal.entries}
+	resp := &Response{Results: make([]Result, 0, len(ordered)), Entities: c.entities, Profile: req.personal.entries, Intent: intent}
 	for _, r := range ordered {
 		pointIntoEpisode(&r, passages)
 		if req.Explain {
@@ -147,6 +161,13 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		resp.Results = append(resp.Results, r)
 	}
 	resp.Context = withAboutUser(resp.Profile, formatContext(resp.Results, cfg.ContextChars), cfg.ContextChars)
+	if req.Explain {
+		g := topicGini(pool, resp.Results)
+		resp.TopicGini = &g
+	}
+	if err := p.trackUsage(ctx, req, resp.Results); err != nil {
+		return nil, err
+	}
 	stage(StageContext)
 	return resp, nil
 }
@@ -811,7 +832,7 @@ func explain(signals []signal, f fused, id string) map[string]float64 {
 	}
 	// The context share and the speaker factor apply after fusion; they
 	// are not signals.
-	for _, name := range []string{SignalContext, SignalSpeaker, SignalAssistant, SignalRecency, SignalAnswer, SignalEnded, SignalProfile} {
+	for _, name := range []string{SignalContext, SignalSpeaker, SignalAssistant, SignalRecency, SignalAnswer, SignalEnded, SignalProfile, SignalRelevance, SignalPolicy} {
 		if v, ok := f.Details[id][name]; ok {
 			out[name] = v
 		}

@@ -31,6 +31,16 @@ type Pipeline struct {
 	Profiles lore.ProfileStore
 	// Rewriter rewrites queries with the profile (Config.Profile.Rewrite).
 	Rewriter QueryRewriter
+	// Intent classifies queries (intent.go). Nil: the built-in rules.
+	Intent IntentClassifier
+	// Feedback holds the personal signals' state (signals.go). Nil: none.
+	Feedback lore.FeedbackStore
+	// Policies decide which memories a caller may see (policy.go), after
+	// the built-ins Config.Policy turns on.
+	Policies []Policy
+	// CrossUser holds the cross-user signals' tables (crossuser.go). Nil:
+	// none.
+	CrossUser *CrossUser
 }
 
 // TimeSpan is a time expression found in a query, resolved to [Start, End).
@@ -58,6 +68,11 @@ type Request struct {
 	Now time.Time
 
 	personal *personalization // the user's profile and what applies (profile.go)
+	// Used are the ids of memories from an earlier answer that the caller
+	// used (cited): counted for the frequency signal (signals.go).
+	Used []string
+	// Role is the caller's role, for the policies (policy.go).
+	Role string
 }
 
 // Response is the answer to a search.
@@ -67,6 +82,12 @@ type Response struct {
 	Context  string         `json:"context"`  // prompt-ready text of the results, with dates
 	// Profile is the user's profile the search had (Pipeline.Profiles).
 	Profile []lore.ProfileEntry `json:"profile"`
+	// Intent is the query's intent and what decided it, with Explain.
+	Intent *IntentResult `json:"intent,omitempty"`
+	// TopicGini is, with Explain, the Gini coefficient of the results'
+	// spread over the candidates' topics (mmr.go): 0 even, towards 1
+	// concentrated.
+	TopicGini *float64 `json:"topic_gini,omitempty"`
 }
 
 // Result is one memory found by a search: a fact or an episode. Score is the

@@ -347,6 +347,7 @@ func (b *backends) pipeline() *retrieve.Pipeline {
 	if ps, ok := b.Store.(lore.ProfileStore); ok {
 		p.Profiles = ps
 	}
+	p.Feedback, _ = b.Store.(lore.FeedbackStore) // every backend's store keeps the ranking signals
 	return p
 }
 

@@ -16,6 +16,7 @@ const benchUsage = `Usage: lore bench locomo|longmemeval --data FILE [--split tu
        lore bench facts --data FILE [--out FILE.json] [--misses FILE.jsonl] [flags]
        lore bench observations --data locomo.json [--split tune|validate|all] [--sample N] [flags]
        lore bench profile --data fixtures/profile/validate.json [--blend] [--rerank] [flags]
+       lore bench feedback --data locomo.json [--split tune|validate|all] [--rounds 3] [flags]
 
 locomo, longmemeval: ingests the benchmark through Lore's own ingestion path
 and reports retrieval quality (recall, frac, NDCG at k, turn and session
@@ -25,6 +26,10 @@ level) for the default pipeline and each ablation, and search latency.
 facts: asks a relational question set (fixtures/relational/*.json) of each
 user's own memory and reports pass@1 and pass@3 by kind, for the default
 pipeline and without the graph.
+
+feedback: simulates verdicts on half of each LoCoMo conversation's questions
+and scores the other half with each ranking signal alone and all together
+against all off (issue 14; bench/feedback.go).
 
 observations: ingests LoCoMo and scores the extracted facts against its
 observation gold facts: coverage, precision and echo rate (bench/README.md,
@@ -47,6 +52,9 @@ func (m *Main) bench(ctx context.Context, args []string) error {
 	}
 	if len(args) > 0 && args[0] == "observations" {
 		return m.benchObservations(ctx, args[1:])
+	}
+	if len(args) > 0 && args[0] == "feedback" {
+		return m.benchFeedback(ctx, args[1:])
 	}
 	if len(args) == 0 || (args[0] != "locomo" && args[0] != "longmemeval") {
 		fmt.Fprint(m.Stderr, benchUsage)

@@ -94,6 +94,7 @@ Commands:
   audit     verify and list the audit log
   retention sweep expired memories now; set a tenant's raw-text retention
   profile   show, set and delete a user's profile entries; switch inference from searches
+  backfill-success  rebuild the answers-that-worked table from the stored verdicts
   bench     score retrieval on LoCoMo, LongMemEval or a relational question set
   version   print the version
 
@@ -134,6 +135,8 @@ func (m *Main) Run(ctx context.Context) error {
 		return m.retentionCmd(ctx, args)
 	case "profile":
 		return m.profile(ctx, args)
+	case "backfill-success":
+		return m.backfillSuccess(ctx, args)
 	case "version", "--version", "-version":
 		fmt.Fprintf(m.Stdout, "lore %s\n", version)
 		return nil

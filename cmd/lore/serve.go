@@ -14,6 +14,7 @@ import (
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/api"
 	"github.com/lore-memory/lore/ingest"
+	"github.com/lore-memory/lore/retrieve"
 )
 
 // flagSet returns a FlagSet for a command that prints its usage to Stderr.
@@ -86,6 +87,8 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	cfg.profile.register(fs, e)
 	logFormat := fs.String("log-format", e.str("LORE_LOG_FORMAT", "text"), "log format: text or json (env LORE_LOG_FORMAT)")
 	logLevel := fs.String("log-level", e.str("LORE_LOG_LEVEL", "info"), "log level: debug, info, warn or error (env LORE_LOG_LEVEL)")
+	retrieval := fs.String("retrieval", e.str("LORE_RETRIEVAL", ""), "a JSON file of retrieval settings over the defaults: ranking signals, policies, MMR (env LORE_RETRIEVAL)")
+	intent := fs.String("intent", e.str("LORE_INTENT", retrieve.IntentRegex), "query intent strategy: regex, llm or hybrid (env LORE_INTENT)")
 	if err := parse(fs, args, e); err != nil {
 		return err
 	}
@@ -138,6 +141,9 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	}
 	search := b.pipeline()
 	if err := cfg.profile.apply(search, cfg.backendConfig); err != nil {
+		return err
+	}
+	if err := configurePipeline(search, *retrieval, *intent, cfg.backendConfig); err != nil {
 		return err
 	}
 	srv := &api.Server{

@@ -82,5 +82,8 @@ func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteS
 			return stats, err
 		}
 	}
+	if _, err := s.deleteFeedback(ctx, scope, true); err != nil { // feedback.go
+		return stats, err
+	}
 	return stats, s.finishErasure(ctx, scope, seq)
 }

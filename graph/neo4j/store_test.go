@@ -56,3 +56,7 @@ func TestDirectory(t *testing.T) {
 func TestProfile(t *testing.T) {
 	storetest.RunProfile(t, "neo4j", func(tb testing.TB) storetest.ProfileBackend { return mustOpen(tb) })
 }
+
+func TestFeedback(t *testing.T) {
+	storetest.RunFeedback(t, "neo4j", func(tb testing.TB) storetest.FeedbackBackend { return mustOpen(tb) })
+}

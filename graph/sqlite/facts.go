@@ -588,7 +588,11 @@ func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteS
 		if _, err = del("history", false); err != nil {
 			return err
 		}
-		return deleteScopeProfile(ctx, tx, scope)
+		if err := deleteScopeProfile(ctx, tx, scope); err != nil {
+			return err
+		}
+		_, err = deleteFeedback(ctx, tx, scope, true) // feedback.go
+		return err
 	})
 	if err != nil {
 		return lore.DeleteStats{}, wrap("delete scope", err)

@@ -245,3 +245,7 @@ func TestDirectory(t *testing.T) {
 func TestProfile(t *testing.T) {
 	storetest.RunProfile(t, "sqlite", func(tb testing.TB) storetest.ProfileBackend { return mustOpen(tb) })
 }
+
+func TestFeedback(t *testing.T) {
+	storetest.RunFeedback(t, "sqlite", func(tb testing.TB) storetest.FeedbackBackend { return mustOpen(tb) })
+}

@@ -24,7 +24,9 @@ import (
 type set struct {
 	Users []struct {
 		ID       string
-		Sessions []struct{ Messages []struct{ Role, Content string } }
+		Sessions []struct {
+			Messages []struct{ Role, Content string }
+		}
 		Questions []struct {
 			Query    string
 			Expected []string

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+
+	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/bench"
+	"github.com/lore-memory/lore/ingest"
+)
+
+// benchFeedback runs `lore bench feedback` (bench.FeedbackRunner).
+func (m *Main) benchFeedback(ctx context.Context, args []string) error {
+	e := &env{get: m.getenv}
+	var cfg backendConfig
+	fs := m.flagSet("bench feedback", "--data locomo.json [--split tune|validate|all] [--out FILE.json] [flags]")
+	cfg.register(fs, e)
+	data := fs.String("data", "", "the LoCoMo JSON file")
+	out := fs.String("out", "", "write the JSON report to this file")
+	split := fs.String("split", "all", "score the tuning half, the validation half or all conversations")
+	limit := fs.Int("limit", 0, "run only the first N conversations of the split")
+	reuse := fs.Bool("reuse", false, "keep conversations an earlier run into the same --data-dir fully ingested")
+	rounds := fs.Int("rounds", 3, "how often half A is asked and judged (3 = min_sample_size, so the success signal can act)")
+	tuning := fs.String("retrieval", "", "a JSON file of retrieval settings that override the defaults (keys as in the report's config)")
+	feedback := fs.Bool("feedback", true, "the feedback signal when on: scores × relevance")
+	wPersonal := fs.Float64("w-personal", 0.3, "w_personal when on")
+	wFrequency := fs.Float64("w-frequency", 0.3, "w_frequency when on")
+	wSuccess := fs.Float64("w-success", 1.0, "w_success when on")
+	if err := parse(fs, args, e); err != nil {
+		return err
+	}
+	if *data == "" {
+		return lore.Errorf(lore.EINVALID, "--data is required")
+	}
+	half, err := bench.ParseSplit(*split)
+	if err != nil {
+		return lore.Errorf(lore.EINVALID, "--%v", err)
+	}
+	cleanup, err := benchDataDir(fs, &cfg, e)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	ds, err := bench.LoadLoCoMo(*data)
+	if err != nil {
+		return lore.Errorf(lore.EINVALID, "read %s: %v", *data, err)
+	}
+	ds = ds.Half(half)
+	b, err := m.openData(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	svc := b.ingestService(ingest.DefaultConfig(), m.quietLogger())
+	if err := svc.CheckEmbedder(ctx); err != nil {
+		return err
+	}
+	pipe := b.pipeline()
+	if err := applyRetrievalFile(pipe, *tuning); err != nil {
+		return err
+	}
+	if pipe.Feedback == nil {
+		return lore.Errorf(lore.EINVALID, "this store keeps no feedback")
+	}
+	p := &pipe.Config.Personal
+	p.Feedback, p.Personal, p.Frequency, p.Success = *feedback, *wPersonal, *wFrequency, *wSuccess
+	runner := bench.FeedbackRunner{Ingest: svc, Pipeline: pipe, Feedback: pipe.Feedback, Limit: *limit, Reuse: *reuse, Progress: m.Stderr, Rounds: *rounds}
+	rep, err := runner.Run(ctx, ds)
+	if err != nil {
+		return err
+	}
+	rep.Data = *data
+	if *out != "" {
+		if err := writeJSONReport(*out, rep); err != nil {
+			return err
+		}
+	}
+	rep.WriteMarkdown(m.Stdout)
+	return nil
+}
