@@ -12,7 +12,7 @@
   // layout moves nodes ({id, x, y}) for the links ({source, target} ids),
   // in place, for the given number of steps.
   function layout(nodes, links, steps, opts) {
-    const o = Object.assign({ repulsion: 1800, spring: 0.04, rest: 90, gravity: 0.012, damping: 0.82 }, opts || {});
+    const o = Object.assign({ repulsion: 6000, spring: 0.04, rest: 100, gravity: 0.012, damping: 0.82 }, opts || {});
     const byId = new Map(nodes.map((n) => [n.id, n]));
     nodes.forEach((n, i) => {
       if (n.x === undefined) {
@@ -75,6 +75,10 @@
       const pad = 50;
       view.x = Math.min(...xs) - pad; view.y = Math.min(...ys) - pad;
       view.w = Math.max(...xs) + 4 * pad - view.x; view.h = Math.max(...ys) + pad - view.y;
+      // A small graph is not blown up: at most 1.6 screen pixels a unit.
+      const box = svg.getBoundingClientRect(), most = 1.6;
+      if (box.width > 0 && view.w < box.width / most) { view.x -= (box.width / most - view.w) / 2; view.w = box.width / most; }
+      if (box.height > 0 && view.h < box.height / most) { view.y -= (box.height / most - view.h) / 2; view.h = box.height / most; }
       setView();
     };
     const setView = () => svg.setAttribute("viewBox", `${view.x} ${view.y} ${view.w} ${view.h}`);
