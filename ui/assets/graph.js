@@ -112,6 +112,14 @@
     };
     draw();
     fit();
+    // Until the user moves the view, it follows the element's size (the
+    // side panel opening narrows it).
+    let touched = false;
+    if (svg.loreResize) svg.loreResize.disconnect(); // the previous drawing's
+    if (window.ResizeObserver) {
+      svg.loreResize = new ResizeObserver(() => { if (!touched) fit(); });
+      svg.loreResize.observe(svg);
+    }
 
     // Pointer handling: a node drags, the background pans; a click without
     // movement selects.
@@ -134,6 +142,7 @@
       if (!drag) return;
       if (Math.abs(ev.clientX - drag.cx) + Math.abs(ev.clientY - drag.cy) > 3) drag.moved = true;
       if (!drag.moved) return;
+      touched = true;
       if (drag.node) {
         const p = toGraph(ev);
         drag.node.x = p.x; drag.node.y = p.y; drag.node.fixed = true;
@@ -151,6 +160,7 @@
     };
     svg.onwheel = (ev) => {
       ev.preventDefault();
+      touched = true;
       const p = toGraph(ev), k = ev.deltaY > 0 ? 1.15 : 1 / 1.15;
       view.x = p.x - (p.x - view.x) * k; view.y = p.y - (p.y - view.y) * k;
       view.w *= k; view.h *= k;
