@@ -30,7 +30,7 @@ func TestInspectorInChromium(t *testing.T) {
 	if base == "" || chrome == "" {
 		t.Skip("needs LORE_UI_URL (a lore serve), LORE_TEST_CHROMIUM (the chromium binary) and LORE_UI_KEY (a key of its tenant, or empty for an open loopback server); scripts/ci/31-ui-chromium.sh sets them")
 	}
-	open := key == "" // a loopback server without keys
+	open := key == ""                 // a loopback server without keys
 	user := os.Getenv("LORE_UI_USER") // the script's fresh server: "alice"
 	if user == "" {
 		user = fmt.Sprintf("alice-%d", time.Now().UnixNano())
