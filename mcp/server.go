@@ -133,10 +133,6 @@ func (s *Server) HTTPHandler() http.Handler {
 	})
 }
 
-// forwarded are the headers of an MCP HTTP request that its API calls
-// carry: the tenant an open server is asked about and the request id.
-var forwarded = []string{api.TenantHeader, api.RequestIDHeader}
-
 // callContext returns the context and headers an API call made for a
 // request with extra runs with: the operator's tenant, or the caller's
 // key.
@@ -156,7 +152,9 @@ func (s *Server) callContext(ctx context.Context, extra *sdk.RequestExtra) (cont
 			ctx = api.WithKey(ctx, key)
 		}
 	}
-	for _, name := range forwarded {
+	// The headers of the MCP request that its API calls carry: the tenant
+	// an open server is asked about, and the request id.
+	for _, name := range [...]string{api.TenantHeader, api.RequestIDHeader} {
 		if v := extra.Header.Get(name); v != "" {
 			h.Set(name, v)
 		}

@@ -20,12 +20,20 @@ import (
 //go:embed assets
 var assets embed.FS
 
-// contentTypes are the types of the assets, by extension.
-var contentTypes = map[string]string{
-	".html": "text/html; charset=utf-8",
-	".js":   "text/javascript; charset=utf-8",
-	".css":  "text/css; charset=utf-8",
-	".svg":  "image/svg+xml",
+// contentType is the type an asset is served with, by extension; "" for
+// a file that is not served.
+func contentType(ext string) string {
+	switch ext {
+	case ".html":
+		return "text/html; charset=utf-8"
+	case ".js":
+		return "text/javascript; charset=utf-8"
+	case ".css":
+		return "text/css; charset=utf-8"
+	case ".svg":
+		return "image/svg+xml"
+	}
+	return ""
 }
 
 // csp allows the page only its own scripts, styles and API: no inline
@@ -56,7 +64,7 @@ func Handler() http.Handler {
 			return err
 		}
 		sum := sha256.Sum256(b)
-		files[p] = asset{body: b, contentType: contentTypes[path.Ext(p)], etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
+		files[p] = asset{body: b, contentType: contentType(path.Ext(p)), etag: `"` + hex.EncodeToString(sum[:8]) + `"`}
 		return nil
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

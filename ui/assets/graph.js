@@ -12,7 +12,7 @@
   // layout moves nodes ({id, x, y}) for the links ({source, target} ids),
   // in place, for the given number of steps.
   function layout(nodes, links, steps, opts) {
-    const o = Object.assign({ repulsion: 1800, spring: 0.04, rest: 90, gravity: 0.012, damping: 0.82 }, opts || {});
+    const o = Object.assign({ repulsion: 6000, spring: 0.04, rest: 100, gravity: 0.012, damping: 0.82 }, opts || {});
     const byId = new Map(nodes.map((n) => [n.id, n]));
     nodes.forEach((n, i) => {
       if (n.x === undefined) {
@@ -75,6 +75,10 @@
       const pad = 50;
       view.x = Math.min(...xs) - pad; view.y = Math.min(...ys) - pad;
       view.w = Math.max(...xs) + 4 * pad - view.x; view.h = Math.max(...ys) + pad - view.y;
+      // A small graph is not blown up: at most 1.6 screen pixels a unit.
+      const box = svg.getBoundingClientRect(), most = 1.6;
+      if (box.width > 0 && view.w < box.width / most) { view.x -= (box.width / most - view.w) / 2; view.w = box.width / most; }
+      if (box.height > 0 && view.h < box.height / most) { view.y -= (box.height / most - view.h) / 2; view.h = box.height / most; }
       setView();
     };
     const setView = () => svg.setAttribute("viewBox", `${view.x} ${view.y} ${view.w} ${view.h}`);
@@ -108,6 +112,14 @@
     };
     draw();
     fit();
+    // Until the user moves the view, it follows the element's size (the
+    // side panel opening narrows it).
+    let touched = false;
+    if (svg.loreResize) svg.loreResize.disconnect(); // the previous drawing's
+    if (window.ResizeObserver) {
+      svg.loreResize = new ResizeObserver(() => { if (!touched) fit(); });
+      svg.loreResize.observe(svg);
+    }
 
     // Pointer handling: a node drags, the background pans; a click without
     // movement selects.
@@ -130,6 +142,7 @@
       if (!drag) return;
       if (Math.abs(ev.clientX - drag.cx) + Math.abs(ev.clientY - drag.cy) > 3) drag.moved = true;
       if (!drag.moved) return;
+      touched = true;
       if (drag.node) {
         const p = toGraph(ev);
         drag.node.x = p.x; drag.node.y = p.y; drag.node.fixed = true;
@@ -147,6 +160,7 @@
     };
     svg.onwheel = (ev) => {
       ev.preventDefault();
+      touched = true;
       const p = toGraph(ev), k = ev.deltaY > 0 ? 1.15 : 1 / 1.15;
       view.x = p.x - (p.x - view.x) * k; view.y = p.y - (p.y - view.y) * k;
       view.w *= k; view.h *= k;
