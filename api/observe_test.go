@@ -55,3 +55,19 @@ func TestUsageWithoutLLM(t *testing.T) {
 	}
 	wantError(t, e.do("GET", "/metrics", nil), http.StatusServiceUnavailable, "unavailable", "metrics")
 }
+
+// TestRequestIDReachesTheJob: the job an add enqueues keeps the request's
+// id, so the worker's logs carry it.
+func TestRequestIDReachesTheJob(t *testing.T) {
+	e := newEnv(t)
+	rec := e.must(http.StatusAccepted, "POST", "/v1/memories", map[string]any{"user_id": "alice",
+		"messages": []map[string]any{{"role": "user", "content": "I work at Acme."}}}, RequestIDHeader, "trace-123")
+	acc := decode[addAccepted](t, rec)
+	job, err := e.store.GetJob(t0(t), "default", acc.JobID)
+	if err != nil {
+		t.Fatalf("GetJob: %v", err)
+	}
+	if job.RequestID != "trace-123" {
+		t.Errorf("job.RequestID=%q, want the request's trace-123", job.RequestID)
+	}
+}

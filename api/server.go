@@ -168,6 +168,8 @@ func (s *Server) logRequests(c *gin.Context) {
 	id := requestID(c)
 	c.Set(requestIDKey, id)
 	c.Header(RequestIDHeader, id)
+	// Everything the request does, and the job it enqueues, logs the id.
+	c.Request = c.Request.WithContext(lore.WithRequestID(c.Request.Context(), id))
 	c.Next()
 	route := c.FullPath()
 	if route == "" {
