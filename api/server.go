@@ -70,6 +70,9 @@ func (s *Server) Handler() http.Handler {
 	for i := len(s.Middleware) - 1; i >= 0; i-- {
 		h = s.Middleware[i](h)
 	}
+	if s.Metrics != nil {
+		h = s.observeRefused(h)
+	}
 	return h
 }
 
@@ -177,6 +180,9 @@ func (s *Server) logRequests(c *gin.Context) {
 	}
 	if s.Metrics != nil {
 		s.Metrics.ObserveHTTP(c.Request.Method, route, c.Writer.Status(), time.Since(start))
+		if seen, ok := c.Request.Context().Value(observedKey{}).(*bool); ok {
+			*seen = true
+		}
 	}
 	s.logger().LogAttrs(c.Request.Context(), slog.LevelInfo, "http request",
 		slog.String("method", c.Request.Method),
