@@ -170,6 +170,9 @@ type Job struct {
 	Owner     string    `json:"owner,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
+	// RequestID is the id of the HTTP request that enqueued the job, so
+	// that its logs carry it too; "" for jobs from elsewhere.
+	RequestID string `json:"request_id,omitempty"`
 }
 
 // DocKind says whether an indexed document or a search result is a fact or

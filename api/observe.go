@@ -1,6 +1,10 @@
 package api
 
 import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
 	"net/http"
 	"time"
 
@@ -59,4 +63,59 @@ func (s *Server) usage(c *gin.Context) {
 		out.LLMUsage = s.Usage()[tenant]
 	}
 	c.JSON(http.StatusOK, out)
+}
+
+// observedKey marks a request whose answer the router recorded.
+type observedKey struct{}
+
+// statusWriter remembers the status a handler answered with.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// Flush forwards, so that streamed answers (the export, event streams)
+// still flush through gin, which asserts http.Flusher.
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Hijack forwards, for gin, which asserts http.Hijacker.
+func (w *statusWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	h, ok := w.ResponseWriter.(http.Hijacker)
+	if !ok {
+		return nil, nil, fmt.Errorf("api: the response writer cannot be hijacked")
+	}
+	return h.Hijack()
+}
+
+// observeRefused records, under the route "refused", the requests that
+// the middleware (auth, rate limits, browser and input checks) answered
+// before they reached the router, which records every other one.
+func (s *Server) observeRefused(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		seen := new(bool)
+		sw := &statusWriter{ResponseWriter: w}
+		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), observedKey{}, seen)))
+		if !*seen {
+			status := sw.status
+			if status == 0 {
+				status = http.StatusOK
+			}
+			s.Metrics.ObserveHTTP(r.Method, "refused", status, time.Since(start))
+		}
+	})
 }

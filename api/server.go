@@ -79,6 +79,9 @@ func (s *Server) Handler() http.Handler {
 	for i := len(s.Middleware) - 1; i >= 0; i-- {
 		h = s.Middleware[i](h)
 	}
+	if s.Metrics != nil {
+		h = s.observeRefused(h)
+	}
 	return h
 }
 
@@ -200,6 +203,8 @@ func (s *Server) logRequests(c *gin.Context) {
 	id := requestID(c)
 	c.Set(requestIDKey, id)
 	c.Header(RequestIDHeader, id)
+	// Everything the request does, and the job it enqueues, logs the id.
+	c.Request = c.Request.WithContext(lore.WithRequestID(c.Request.Context(), id))
 	c.Next()
 	route := c.FullPath()
 	if route == "" {
@@ -207,6 +212,9 @@ func (s *Server) logRequests(c *gin.Context) {
 	}
 	if s.Metrics != nil {
 		s.Metrics.ObserveHTTP(c.Request.Method, route, c.Writer.Status(), time.Since(start))
+		if seen, ok := c.Request.Context().Value(observedKey{}).(*bool); ok {
+			*seen = true
+		}
 	}
 	s.logger().LogAttrs(c.Request.Context(), slog.LevelInfo, "http request",
 		slog.String("method", c.Request.Method),

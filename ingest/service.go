@@ -458,6 +458,7 @@ func (s *Service) enqueue(ctx context.Context, scope lore.Scope, kind string, ep
 		NextRunAt:   now,
 		CreatedAt:   now,
 		UpdatedAt:   now,
+		RequestID:   lore.RequestID(ctx),
 	}
 	if err := s.Store.EnqueueJob(ctx, job); err != nil {
 		return fmt.Errorf("ingest: enqueue job: %w", err)

@@ -127,6 +127,8 @@ func (s *Service) work(ctx context.Context, lim *tenantLimiter) {
 // erased meanwhile is stopped and fenced (see startJob) and leaves nothing.
 // It reports whether the job failed because a dependency is unavailable.
 func (s *Service) runJob(ctx context.Context, job *lore.Job) (outage bool) {
+	// The job's logs carry the id of the request that enqueued it.
+	ctx = lore.WithRequestID(ctx, job.RequestID)
 	hbCtx, stopHeartbeat := context.WithCancel(ctx)
 	var hb sync.WaitGroup
 	running := *job
@@ -147,12 +149,14 @@ func (s *Service) runJob(ctx context.Context, job *lore.Job) (outage bool) {
 	saveCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	s.settle(job, events, err, ctx.Err() != nil)
+	s.logger().InfoContext(saveCtx, "ingest: job settled", "job", job.ID, "kind", job.Kind, "tenant", job.Scope.TenantID,
+		"status", job.Status, "attempts", job.Attempts, "events", len(job.Events))
 	if s.Observer != nil {
 		s.Observer.JobSettled(job, err != nil && ctx.Err() != nil)
 	}
 	if serr := s.Store.SaveJob(saveCtx, job); serr != nil {
 		// The lease will expire and the job run again; nothing is lost.
-		s.logger().Error("ingest: save job", "job", job.ID, "tenant", job.Scope.TenantID, "status", job.Status, "err", serr)
+		s.logger().ErrorContext(saveCtx, "ingest: save job", "job", job.ID, "tenant", job.Scope.TenantID, "status", job.Status, "err", serr)
 	}
 	return err != nil && ctx.Err() == nil && isOutage(err)
 }
@@ -190,7 +194,7 @@ func (s *Service) heartbeat(ctx context.Context, job *lore.Job) {
 		if err := s.Store.SaveJob(ctx, job); err != nil && ctx.Err() == nil {
 			// The job itself goes on; at worst its lease lapses and it runs
 			// again, which merging makes harmless.
-			s.logger().Warn("ingest: renew job lease", "job", job.ID, "tenant", job.Scope.TenantID, "err", err)
+			s.logger().WarnContext(ctx, "ingest: renew job lease", "job", job.ID, "tenant", job.Scope.TenantID, "err", err)
 		}
 	}
 }
@@ -230,7 +234,7 @@ func (s *Service) settle(job *lore.Job, events []lore.MemoryEvent, err error, in
 	default:
 		job.Status = lore.JobFailed
 		job.Error = err.Error()
-		s.logger().Warn("ingest: job failed", "job", job.ID, "tenant", job.Scope.TenantID, "attempts", job.Attempts, "err", err)
+		s.logger().Warn("ingest: job failed", "job", job.ID, "tenant", job.Scope.TenantID, "attempts", job.Attempts, "err", err, "request_id", job.RequestID)
 	}
 }
 

@@ -113,4 +113,20 @@ func RunDirectory(t *testing.T, backend string, open func(testing.TB) DirectoryS
 			t.Errorf("CountJobs(all)=%v, want at least this tenant's 2 queued", all)
 		}
 	})
+
+	s.run("Jobs/KeepRequestID", func(t *testing.T) {
+		ctx := ctxFor(t)
+		sc := userScope()
+		cleanupStore(t, st, sc)
+		job := &lore.Job{Scope: sc, Kind: "extract", EpisodeIDs: []string{"e"}, Status: lore.JobQueued, MaxAttempts: 3,
+			NextRunAt: baseTime, CreatedAt: baseTime, RequestID: "req-42"}
+		must(t, "EnqueueJob", st.EnqueueJob(ctx, job))
+		job.Status = lore.JobDone
+		must(t, "SaveJob", st.SaveJob(ctx, job))
+		got, err := st.GetJob(ctx, sc.TenantID, job.ID)
+		must(t, "GetJob", err)
+		if got.RequestID != "req-42" {
+			t.Errorf("RequestID=%q after enqueue and save, want req-42", got.RequestID)
+		}
+	})
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/client"
 	"github.com/lore-memory/lore/ingest"
 )
 
@@ -60,6 +61,8 @@ func (m *Main) add(ctx context.Context, args []string) error {
 	fs := m.flagSet("add", "--user ID [flags] [text...]   (text from stdin when no arguments)")
 	cfg.register(fs, e)
 	sf.register(fs, e)
+	var rf remoteFlags
+	rf.register(fs, e)
 	role := fs.String("role", "user", "message role: user, assistant, system or tool")
 	name := fs.String("name", "", "speaker name")
 	sync := fs.Bool("sync", false, "extract within the command instead of queueing a job for `lore serve`")
@@ -83,6 +86,9 @@ func (m *Main) add(ctx context.Context, args []string) error {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return lore.Errorf(lore.EINVALID, "no text: give it as arguments or on stdin")
+	}
+	if rf.Server != "" {
+		return m.addRemote(ctx, rf, scope, client.Message{Role: *role, Content: text, Name: *name}, *infer, *sync, *asJSON)
 	}
 	b, err := m.openData(ctx, cfg)
 	if err != nil {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"log/slog"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -51,4 +53,34 @@ func attachMetrics(mx *metrics.Metrics, b *backends, svc *ingest.Service, srv *a
 			return out
 		}
 	}
+}
+
+// requestIDHandler adds the context's request id (lore.RequestID) to every
+// record logged with a context, unless the record names one already: an
+// HTTP request's logs and those of the job it enqueued share the id.
+type requestIDHandler struct{ slog.Handler }
+
+// Handle adds request_id and forwards.
+func (h requestIDHandler) Handle(ctx context.Context, r slog.Record) error {
+	if id := lore.RequestID(ctx); id != "" {
+		has := false
+		r.Attrs(func(a slog.Attr) bool {
+			has = a.Key == "request_id"
+			return !has
+		})
+		if !has {
+			r.AddAttrs(slog.String("request_id", id))
+		}
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+// WithAttrs keeps the wrapper.
+func (h requestIDHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return requestIDHandler{h.Handler.WithAttrs(attrs)}
+}
+
+// WithGroup keeps the wrapper.
+func (h requestIDHandler) WithGroup(name string) slog.Handler {
+	return requestIDHandler{h.Handler.WithGroup(name)}
 }

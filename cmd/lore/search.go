@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/client"
 	"github.com/lore-memory/lore/retrieve"
 )
 
@@ -18,6 +19,8 @@ func (m *Main) search(ctx context.Context, args []string) error {
 	fs := m.flagSet("search", "--user ID [flags] query...")
 	cfg.register(fs, e)
 	sf.register(fs, e)
+	var rf remoteFlags
+	rf.register(fs, e)
 	topK := fs.Int("top-k", retrieve.DefaultTopK, "number of results")
 	explain := fs.Bool("explain", false, "show each result's per-signal scores")
 	invalidated := fs.Bool("include-invalidated", false, "include facts that are no longer true")
@@ -44,6 +47,10 @@ func (m *Main) search(ctx context.Context, args []string) error {
 	}
 	if *topK < 1 {
 		return lore.Errorf(lore.EINVALID, "--top-k must be at least 1")
+	}
+	if rf.Server != "" {
+		return m.searchRemote(ctx, rf, scope, client.SearchRequest{Query: query, TopK: *topK, Explain: *explain,
+			IncludeInvalidated: *invalidated, QueryTime: queryTime}, *explain, *asJSON)
 	}
 	b, err := m.openData(ctx, cfg)
 	if err != nil {

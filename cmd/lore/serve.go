@@ -50,9 +50,9 @@ func newLogger(w io.Writer, format, level string) (*slog.Logger, error) {
 	opts := &slog.HandlerOptions{Level: lv}
 	switch format {
 	case "text":
-		return slog.New(slog.NewTextHandler(w, opts)), nil
+		return slog.New(requestIDHandler{slog.NewTextHandler(w, opts)}), nil
 	case "json":
-		return slog.New(slog.NewJSONHandler(w, opts)), nil
+		return slog.New(requestIDHandler{slog.NewJSONHandler(w, opts)}), nil
 	}
 	return nil, lore.Errorf(lore.EINVALID, "--log-format must be text or json, got %q", format)
 }

@@ -219,5 +219,6 @@ func toJob(p props) (*lore.Job, error) {
 		Status: lore.JobStatus(p.str("status")), Attempts: p.int("attempts"), MaxAttempts: p.int("max_attempts"),
 		Error: p.str("error"), Events: events, NextRunAt: p.time("next_run_at"), LeaseUntil: p.timePtr("lease_until"),
 		CreatedAt: p.time("created_at"), UpdatedAt: p.time("updated_at"), Owner: p.str("owner"),
+		RequestID: p.str("request_id"),
 	}, nil
 }

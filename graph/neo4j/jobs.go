@@ -46,6 +46,7 @@ func (s *Store) EnqueueJob(ctx context.Context, job *lore.Job) error {
 		"attempts": int64(job.Attempts), "max_attempts": int64(job.MaxAttempts), "error": job.Error,
 		"events": events, "next_run_at": job.NextRunAt.UTC(), "lease_until": utcPtr(job.LeaseUntil),
 		"created_at": job.CreatedAt.UTC(), "updated_at": job.UpdatedAt.UTC(), "owner": job.Owner,
+		"request_id": job.RequestID,
 	}
 	_, err = write(ctx, s, "enqueue job", func(r txRunner) (struct{}, error) {
 		_, err := r.run("EnqueueJob", shape{}, map[string]any{"job": row})

@@ -14,6 +14,9 @@ import (
 const jobColumns = `id, tenant_id, user_id, agent_id, run_id, kind, episode_ids, status, attempts, max_attempts,
 	error, events, next_run_at, lease_until, created_at, updated_at, owner`
 
+// jobSelect is jobColumns with the job's request id (migration 16) last.
+const jobSelect = jobColumns + `, COALESCE((SELECT request_id FROM job_requests WHERE job_id = jobs.id), '')`
+
 // EnqueueJob stores a new job, assigning ID, CreatedAt and UpdatedAt where
 // empty and JobQueued when Status is empty.
 func (s *Store) EnqueueJob(ctx context.Context, job *lore.Job) error {
@@ -42,10 +45,17 @@ func (s *Store) EnqueueJob(ctx context.Context, job *lore.Job) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.exec(ctx, `INSERT INTO jobs (`+jobColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		job.ID, job.Scope.TenantID, job.Scope.UserID, job.Scope.AgentID, job.Scope.RunID, job.Kind, eps,
-		string(job.Status), job.Attempts, job.MaxAttempts, job.Error, events, micros(job.NextRunAt),
-		microsPtr(job.LeaseUntil), micros(job.CreatedAt), micros(job.UpdatedAt), job.Owner)
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO jobs (`+jobColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			job.ID, job.Scope.TenantID, job.Scope.UserID, job.Scope.AgentID, job.Scope.RunID, job.Kind, eps,
+			string(job.Status), job.Attempts, job.MaxAttempts, job.Error, events, micros(job.NextRunAt),
+			microsPtr(job.LeaseUntil), micros(job.CreatedAt), micros(job.UpdatedAt), job.Owner)
+		if err != nil || job.RequestID == "" {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO job_requests (job_id, request_id) VALUES (?, ?)`, job.ID, job.RequestID)
+		return err
+	})
 	if isConstraint(err) {
 		return lore.Errorf(lore.ECONFLICT, "job %q already exists", job.ID)
 	}
@@ -98,7 +108,7 @@ func claimQuery(now int64, skip []string, maxPerTenant int) (string, []any) {
 		w.add(`tenant_id NOT IN (SELECT tenant_id FROM jobs WHERE status = ? AND lease_until > ?
 			GROUP BY tenant_id HAVING COUNT(*) >= ?)`, string(lore.JobRunning), now, maxPerTenant)
 	}
-	return `SELECT ` + jobColumns + ` FROM jobs WHERE ` + w.sql() + ` ORDER BY created_at, id LIMIT 1`, w.args
+	return `SELECT ` + jobSelect + ` FROM jobs WHERE ` + w.sql() + ` ORDER BY created_at, id LIMIT 1`, w.args
 }
 
 // SaveJob stores the job's status, attempts, error, events, NextRunAt and
@@ -152,7 +162,7 @@ func (s *Store) PendingJobs(ctx context.Context, tenantID string) (int, error) {
 
 // GetJob returns a job of the tenant, or ENOTFOUND.
 func (s *Store) GetJob(ctx context.Context, tenantID, id string) (*lore.Job, error) {
-	jobs, err := queryJobs(ctx, s.r, `SELECT `+jobColumns+` FROM jobs WHERE id = ? AND tenant_id = ?`, id, tenantID)
+	jobs, err := queryJobs(ctx, s.r, `SELECT `+jobSelect+` FROM jobs WHERE id = ? AND tenant_id = ?`, id, tenantID)
 	if err != nil {
 		return nil, wrap("get job", err)
 	}
@@ -182,7 +192,7 @@ func encodeJob(job *lore.Job) (string, string, error) {
 	return string(eps), string(events), nil
 }
 
-// queryJobs runs a query selecting jobColumns.
+// queryJobs runs a query selecting jobSelect.
 func queryJobs(ctx context.Context, q querier, query string, args ...any) ([]*lore.Job, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
@@ -198,7 +208,7 @@ func queryJobs(ctx context.Context, q querier, query string, args ...any) ([]*lo
 			lease                  sql.NullInt64
 		)
 		if err := rows.Scan(&j.ID, &j.Scope.TenantID, &j.Scope.UserID, &j.Scope.AgentID, &j.Scope.RunID, &j.Kind, &eps,
-			&status, &j.Attempts, &j.MaxAttempts, &j.Error, &events, &next, &lease, &created, &updated, &j.Owner); err != nil {
+			&status, &j.Attempts, &j.MaxAttempts, &j.Error, &events, &next, &lease, &created, &updated, &j.Owner, &j.RequestID); err != nil {
 			return nil, err
 		}
 		j.Status = lore.JobStatus(status)
