@@ -17,6 +17,7 @@ const benchUsage = `Usage: lore bench locomo|longmemeval --data FILE [--split tu
        lore bench observations --data locomo.json [--split tune|validate|all] [--sample N] [flags]
        lore bench profile --data fixtures/profile/validate.json [--blend] [--rerank] [flags]
        lore bench feedback --data locomo.json [--split tune|validate|all] [--rounds 3] [flags]
+       lore bench load --data locomo.json [--server http://127.0.0.1:8420] [--clients 16] [--duration 20s]
 
 locomo, longmemeval: ingests the benchmark through Lore's own ingestion path
 and reports retrieval quality (recall, frac, NDCG at k, turn and session
@@ -55,6 +56,9 @@ func (m *Main) bench(ctx context.Context, args []string) error {
 	}
 	if len(args) > 0 && args[0] == "feedback" {
 		return m.benchFeedback(ctx, args[1:])
+	}
+	if len(args) > 0 && args[0] == "load" {
+		return m.benchLoad(ctx, args[1:])
 	}
 	if len(args) == 0 || (args[0] != "locomo" && args[0] != "longmemeval") {
 		fmt.Fprint(m.Stderr, benchUsage)

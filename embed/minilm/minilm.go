@@ -91,6 +91,11 @@ type Config struct {
 	// than spin, so the store's queries of the same search get the cores
 	// (see embed/README.md).
 	Threads int
+	// Inflight bounds the inferences that run at once; 0 means as many as
+	// the CPUs hold at Threads each (at least one). Without a bound, 16
+	// concurrent searches start 16 inferences of Threads threads each on
+	// a 2-core machine, and every one of them is slow.
+	Inflight int
 }
 
 // Embedder embeds texts with all-MiniLM-L6-v2. It is safe for concurrent
@@ -103,6 +108,8 @@ type Embedder struct {
 	// mu keeps Close from releasing the session under a running Embed.
 	mu     sync.RWMutex
 	closed bool
+	// slots holds a token per inference allowed to run (Config.Inflight).
+	slots chan struct{}
 }
 
 var _ lore.Embedder = (*Embedder)(nil)
@@ -133,10 +140,11 @@ func New(cfg Config) (*Embedder, error) {
 	if cfg.ModelDir == "" {
 		return nil, lore.Errorf(lore.EINVALID, "minilm: model directory is not set")
 	}
-	if cfg.Threads < 0 {
-		return nil, lore.Errorf(lore.EINVALID, "minilm: threads is %d, want 0 (all CPUs) or more", cfg.Threads)
+	if cfg.Threads < 0 || cfg.Inflight < 0 {
+		return nil, lore.Errorf(lore.EINVALID, "minilm: threads is %d and inflight %d, want 0 (the default) or more", cfg.Threads, cfg.Inflight)
 	}
 	threads := cmp.Or(cfg.Threads, runtime.NumCPU())
+	inflight := cmp.Or(cfg.Inflight, max(runtime.NumCPU()/threads, 1))
 	libPath := cfg.LibraryPath
 	checkLib := libPath == ""
 	if checkLib {
@@ -187,6 +195,7 @@ func New(cfg Config) (*Embedder, error) {
 		tok:     tok,
 		session: sess,
 		info:    lore.EmbedderInfo{Name: Name, Dim: Dim, Checksum: "sha256:" + sums[modelFile]},
+		slots:   make(chan struct{}, inflight),
 	}, nil
 }
 
@@ -227,7 +236,7 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 		rows = max(rows, 1)
 		batch := order[start : start+rows]
 		vecs := flat[start*Dim : (start+rows)*Dim]
-		if err := e.run(ids, batch, seq, vecs); err != nil {
+		if err := e.run(ctx, ids, batch, seq, vecs); err != nil {
 			return nil, err
 		}
 		for r, i := range batch {
@@ -239,8 +248,16 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 }
 
 // run embeds the texts ids[batch[0]], ids[batch[1]], ... padded to seq
-// tokens into dst, row by row.
-func (e *Embedder) run(ids [][]int32, batch []int, seq int, dst []float32) error {
+// tokens into dst, row by row, once an inference slot is free.
+func (e *Embedder) run(ctx context.Context, ids [][]int32, batch []int, seq int, dst []float32) error {
+	if e.slots != nil {
+		select {
+		case e.slots <- struct{}{}:
+			defer func() { <-e.slots }()
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 	inputIDs := make([]int64, len(batch)*seq)
 	mask := make([]int64, len(batch)*seq)
 	for r, i := range batch {

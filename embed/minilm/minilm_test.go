@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	lore "github.com/lore-memory/lore"
 )
@@ -265,5 +266,48 @@ func TestConcurrentEmbedders(t *testing.T) {
 	}
 	if err := a.Close(); err != nil {
 		t.Fatalf("second Close: %v", err)
+	}
+}
+
+// countingSession records how many runs overlap.
+type countingSession struct {
+	mu        sync.Mutex
+	now, peak int
+}
+
+func (s *countingSession) run(_, _ []int64, rows, _ int, dst []float32) error {
+	s.mu.Lock()
+	s.now++
+	s.peak = max(s.peak, s.now)
+	s.mu.Unlock()
+	time.Sleep(2 * time.Millisecond)
+	for i := range dst {
+		dst[i] = 1
+	}
+	s.mu.Lock()
+	s.now--
+	s.mu.Unlock()
+	return nil
+}
+
+func (s *countingSession) close() error { return nil }
+
+// TestInflightBoundsConcurrentInferences: however many searches embed at
+// once, no more than Inflight inferences run together.
+func TestInflightBoundsConcurrentInferences(t *testing.T) {
+	tok := fixtureTokenizer(t)
+	sess := &countingSession{}
+	e := &Embedder{tok: tok, session: sess, slots: make(chan struct{}, 2)}
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() {
+			if _, err := e.Embed(context.Background(), []string{"where does my sister live"}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if sess.peak != 2 {
+		t.Errorf("peak concurrent inferences=%d, want 2 (the bound)", sess.peak)
 	}
 }
