@@ -166,16 +166,10 @@ func readProfile(ctx context.Context, ps lore.ProfileStore, scope lore.Scope, wi
 // inferProfile learns from a search's query once the search has answered:
 // the offline rules run and a profile job is queued (ingest), off the
 // request's path. Nothing is kept of the query but the inference and its
-// hash. Failures are logged: the search already succeeded.
+// hash.
 func (s *Server) inferProfile(c *gin.Context, scope lore.Scope, query string, want *bool) {
 	if s.Ingest == nil || scope.UserID == "" || (want != nil && !*want) {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.Request.Context()), 10*time.Second)
-	go func() {
-		defer cancel()
-		if _, err := s.Ingest.InferProfileFromQuery(ctx, scope, query); err != nil {
-			s.logger().Warn("api: profile inference", "tenant", scope.TenantID, "err", err)
-		}
-	}()
+	s.Ingest.InferProfileLater(c.Request.Context(), scope, query, 10*time.Second)
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -61,6 +62,10 @@ func TestEraseLeavesNoCopyOnDisk(t *testing.T) {
 		userSays(at(1, 10, 10, 5), "And I love coffee, I drink it all day."),
 	}}); err != nil {
 		t.Fatalf("Add: %v", err)
+	}
+	// The profile holds Berlin too (location, stated): it must go with the rest.
+	if prof, err := st.ProfileEntries(ctx, scope); err != nil || !slices.ContainsFunc(prof, func(e lore.ProfileEntry) bool { return e.Value == "Berlin" }) {
+		t.Fatalf("profile before the erase=%+v (%v), want location Berlin", prof, err)
 	}
 	markers := []string{"Berlin", "berlin", "coffee", "drink it all day"}
 	before := markerHits(t, path, markers...)

@@ -137,6 +137,22 @@ func (s *Service) InferProfileFromQuery(ctx context.Context, scope lore.Scope, q
 	return job.ID, nil
 }
 
+// InferProfileLater runs InferProfileFromQuery on its own goroutine, for a
+// search that has answered already, bounded by timeout. RunWorkers waits
+// for these before it returns, so a server stopping right after a search
+// still queues the job. Failures go to the logger: the search succeeded.
+func (s *Service) InferProfileLater(ctx context.Context, scope lore.Scope, query string, timeout time.Duration) {
+	s.inferring.Add(1)
+	go func() {
+		defer s.inferring.Done()
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
+		defer cancel()
+		if _, err := s.InferProfileFromQuery(ctx, scope, query); err != nil {
+			s.logger().Warn("ingest: profile inference", "tenant", scope.TenantID, "err", err)
+		}
+	}()
+}
+
 // runProfileJob writes a profile job's entries through the store's
 // precedence rules.
 func (s *Service) runProfileJob(ctx context.Context, job *lore.Job) ([]lore.MemoryEvent, error) {

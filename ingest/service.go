@@ -178,6 +178,7 @@ type Service struct {
 
 	profileOnce sync.Once      // parses rules on first use (profile.go)
 	rules       *profile.Rules // the offline profile rules
+	inferring   sync.WaitGroup // InferProfileLater's goroutines; RunWorkers waits for them
 
 	// running holds the cancel functions of the jobs this process runs, so
 	// that Erase stops those of the erased scope (see erase.go).

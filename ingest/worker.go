@@ -38,6 +38,9 @@ func (s *Service) RunWorkers(ctx context.Context) error {
 		wg.Go(func() { s.work(ctx, lim) })
 	}
 	wg.Wait()
+	// Profile inferences started after answered searches queue their
+	// jobs before the store goes.
+	s.inferring.Wait()
 	return nil
 }
 

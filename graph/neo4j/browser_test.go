@@ -68,6 +68,15 @@ func TestBrowserQueries(t *testing.T) {
 	}
 	fact(user, "lives_in", lyon, "", "user moved to Lyon", ep2)
 
+	for _, e := range []lore.ProfileEntry{
+		{Key: "diet", Value: "vegetarian", Confidence: 1, Source: lore.ProfileExplicit, UpdatedAt: may1},
+		{Key: "diet", Value: "vegan", Confidence: 1, Source: lore.ProfileExplicit, UpdatedAt: june20},
+	} {
+		if _, err := st.PutProfileEntry(ctx, sc, e); err != nil {
+			t.Fatalf("PutProfileEntry: %v", err)
+		}
+	}
+
 	queries, err := cypher.Browser()
 	if err != nil {
 		t.Fatal(err)
@@ -168,6 +177,12 @@ func TestBrowserQueries(t *testing.T) {
 		}
 		if events["ADD"] != 5 || events["INVALIDATE"] != 1 {
 			return "want the 5 ADDs and the INVALIDATE of this test"
+		}
+		return ""
+	})
+	check("UserProfile", nil, func(rows []map[string]any) string {
+		if len(rows) != 2 || rows[0]["value"] != "vegan" || rows[0]["current"] != true || rows[1]["value"] != "vegetarian" || rows[1]["current"] != false {
+			return "want the current vegan entry, then the vegetarian one it replaced"
 		}
 		return ""
 	})
