@@ -534,7 +534,9 @@ func (c *collector) zhFacts(who zhWho, rest, clause string, when *time.Time, ref
 		f.Confidence = 0.75
 		return f
 	}
-	ok := func(obj string) bool { return obj != "" && utf8.RuneCountInString(obj) <= 20 }
+	ok := func(obj string) bool {
+		return lore.NormalizeName(obj) != "" && utf8.RuneCountInString(obj) <= 20
+	}
 	L := who.label
 
 	// Endings: 不再…, 已經不…, 不…了.

@@ -83,3 +83,23 @@ func TestIsChinese(t *testing.T) {
 		}
 	}
 }
+
+// FuzzChineseExtract checks that no Chinese or mixed message makes the
+// rules panic or give a fact without subject, predicate or object.
+func FuzzChineseExtract(f *testing.F) {
+	for _, s := range []string{"我住在台北，在台積電當工程師。", "我妹妹", "我的", "她", "從搬到", "我不再了", "小美是我", "我養了一隻狗叫", "我和分手了", "對過敏", "我是", "，，。？", "我们的老公"} {
+		f.Add(s)
+	}
+	ref := time.Date(2024, 5, 8, 10, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, msg string) {
+		ex, err := New().Extract(context.Background(), lore.ExtractRequest{Episodes: []*lore.Episode{{ID: "e", Role: "user", Content: msg, OccurredAt: ref}}})
+		if err != nil {
+			t.Fatalf("Extract(%q): %v", msg, err)
+		}
+		for _, fc := range ex.Facts {
+			if fc.Subject == "" || fc.Predicate == "" || fc.Object == "" {
+				t.Fatalf("Extract(%q) gave an incomplete fact %+v", msg, fc)
+			}
+		}
+	})
+}
