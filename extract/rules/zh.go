@@ -279,32 +279,9 @@ func (c *collector) zhSubject(clause string, prev, speaker zhWho, ref time.Time)
 		who, s = speaker, s[len("我們"):]
 	case strings.HasPrefix(s, "我"):
 		who, s = speaker, s[len("我"):]
-		rest := strings.TrimPrefix(s, "的")
-		rest = strings.TrimPrefix(rest, "家")
-		rest = strings.TrimPrefix(rest, "的")
-		if role := zhRoleAt(rest); role != "" {
-			r := zhRoles[role]
-			after := rest[len(role):]
-			if m := zhCallRe.FindString(after); m != "" {
-				after = after[len(m):]
-			}
-			name, n := zhName(after, ref)
-			if name != "" {
-				f := c.zhRelation(speaker, role, name, ref)
-				facts = append(facts, f)
-				typ := "person"
-				if r.pet {
-					typ = "pet"
-				}
-				who = zhWho{entity: f.Object, typ: typ, label: speaker.label + "的" + role + f.Object}
-				c.zh.last[speaker.entity] = who
-				s = after[n:]
-			} else {
-				// An unnamed role stands as itself: user的媽媽.
-				who = zhWho{entity: speaker.label + "的" + role, typ: "person", label: speaker.label + "的" + role}
-				c.zh.last[speaker.entity] = who
-				s = after
-			}
+		if w, rest, f, ok := c.zhOwnedRole(speaker, s, ref); ok {
+			who, s, facts = w, rest, f
+			c.zh.last[speaker.entity] = w
 		}
 	case strings.HasPrefix(s, "她") || strings.HasPrefix(s, "他") || strings.HasPrefix(s, "牠"):
 		if last, ok := c.zh.last[speaker.entity]; ok {
@@ -312,6 +289,12 @@ func (c *collector) zhSubject(clause string, prev, speaker zhWho, ref time.Time)
 		}
 		s = s[len("她"):]
 		s = strings.TrimPrefix(s, "們")
+		// 「她老公志豪」: a role of the person the pronoun means.
+		if _, ok := c.zh.last[speaker.entity]; ok {
+			if w, rest, f, ok := c.zhOwnedRole(who, s, ref); ok {
+				who, s, facts = w, rest, f
+			}
+		}
 	default:
 		if m := zhIsMyRoleRe.FindStringSubmatch(s); m != nil {
 			// 「小美是我妹妹」
@@ -325,9 +308,38 @@ func (c *collector) zhSubject(clause string, prev, speaker zhWho, ref time.Time)
 		if named, n := c.zhKnownName(s); named.entity != "" {
 			who, s = named, s[n:]
 			c.zh.last[speaker.entity] = named
+			// 「美玲的老公志豪」
+			if w, rest, f, ok := c.zhOwnedRole(named, s, ref); ok {
+				who, s, facts = w, rest, f
+			}
 		}
 	}
 	return who, zhSkipAdverbs(s, ref), facts
+}
+
+// zhOwnedRole reads a role of owner at the start of s (「妹妹小美」, 「的老公志豪」,
+// 「家的狗叫豆豆」, 「媽」): the person it names, with the has_<role> fact when a
+// name follows, or the unnamed role itself (user的媽). ok is false when s
+// opens with no role word.
+func (c *collector) zhOwnedRole(owner zhWho, s string, ref time.Time) (zhWho, string, []lore.ExtractedFact, bool) {
+	rest := strings.TrimPrefix(s, "的")
+	rest = strings.TrimPrefix(rest, "家")
+	rest = strings.TrimPrefix(rest, "的")
+	role := zhRoleAt(rest)
+	if role == "" {
+		return zhWho{}, s, nil, false
+	}
+	after := rest[len(role):]
+	if m := zhCallRe.FindString(after); m != "" {
+		after = after[len(m):]
+	}
+	if name, n := zhName(after, ref); name != "" {
+		f := c.zhRelation(owner, role, name, ref)
+		return zhWho{entity: f.Object, typ: f.ObjectType, label: owner.label + "的" + role + f.Object}, after[n:], []lore.ExtractedFact{f}, true
+	}
+	// An unnamed role stands as itself: user的媽媽.
+	label := owner.label + "的" + role
+	return zhWho{entity: label, typ: "person", label: label}, after, nil, true
 }
 
 // zhRoleAt returns the role word s starts with, or "".
