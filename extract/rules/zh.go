@@ -547,7 +547,7 @@ func (c *collector) zhFacts(who zhWho, rest, clause string, when *time.Time, ref
 		return f
 	}
 	ok := func(obj string) bool {
-		return lore.NormalizeName(obj) != "" && utf8.RuneCountInString(obj) <= 20
+		return lore.NormalizeName(obj) != "" && utf8.RuneCountInString(obj) <= 20 && !zhPronouns[obj]
 	}
 	L := who.label
 
@@ -679,7 +679,9 @@ func (c *collector) zhFacts(who zhWho, rest, clause string, when *time.Time, ref
 		if zhOccupation(obj) {
 			return []lore.ExtractedFact{fact("works_as", obj, "", L+"是"+obj, at, 0.85)}
 		}
-		if strings.HasPrefix(rest, "是") && utf8.RuneCountInString(obj) <= 8 {
+		// 「我是說…」, 「我是在台北長大的」: 是 before a verb phrase says
+		// nothing of what the subject is.
+		if strings.HasPrefix(rest, "是") && utf8.RuneCountInString(obj) <= 8 && zhPrefix(obj, "stop") == "" {
 			return []lore.ExtractedFact{fact("is_a", obj, "", L+"是"+obj, at, 0.6)}
 		}
 	}
@@ -701,6 +703,10 @@ func (c *collector) zhFacts(who zhWho, rest, clause string, when *time.Time, ref
 	}
 	return nil
 }
+
+// zhPronouns are objects that name no one in particular without their
+// antecedent: 「我喜歡你」 states no fact worth keeping.
+var zhPronouns = listSet(strings.Fields("你 您 妳 他 她 它 牠 你們 你们 他們 他们 她們 她们 它們 它们 這 这 那 這個 这个 那個 那个 這些 这些 那些 自己 大家"))
 
 // zhOccupation reports a job title: a word of data/zh_occupations.txt at
 // its end, or a final 師/师/員/员.

@@ -51,6 +51,8 @@ func TestChineseExtraction(t *testing.T) {
 			"小美|has_husband|阿傑|阿傑是user的妹妹小美的老公", "阿傑|works_at|台積電|user的妹妹小美的老公阿傑在台積電工作"}},
 		{name: "statement with a resolved date", msgs: []string{"我昨天去了陽明山看海芋"}, want: []string{"user|statement|user2024年5月7日去了陽明山看海芋|user2024年5月7日去了陽明山看海芋"}},
 		{name: "greetings and questions give nothing", msgs: []string{"你好！谢谢你", "我妹妹住在哪裡？", "你覺得呢"}, want: nil},
+		{name: "pronoun objects and 是 before a verb give no triple", msgs: []string{"我喜歡你", "我是說真的", "我是在台北長大的"}, want: []string{
+			"user|statement|user是在台北長大的|user是在台北長大的"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
