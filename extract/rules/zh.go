@@ -279,32 +279,9 @@ func (c *collector) zhSubject(clause string, prev, speaker zhWho, ref time.Time)
 		who, s = speaker, s[len("我們"):]
 	case strings.HasPrefix(s, "我"):
 		who, s = speaker, s[len("我"):]
-		rest := strings.TrimPrefix(s, "的")
-		rest = strings.TrimPrefix(rest, "家")
-		rest = strings.TrimPrefix(rest, "的")
-		if role := zhRoleAt(rest); role != "" {
-			r := zhRoles[role]
-			after := rest[len(role):]
-			if m := zhCallRe.FindString(after); m != "" {
-				after = after[len(m):]
-			}
-			name, n := zhName(after, ref)
-			if name != "" {
-				f := c.zhRelation(speaker, role, name, ref)
-				facts = append(facts, f)
-				typ := "person"
-				if r.pet {
-					typ = "pet"
-				}
-				who = zhWho{entity: f.Object, typ: typ, label: speaker.label + "的" + role + f.Object}
-				c.zh.last[speaker.entity] = who
-				s = after[n:]
-			} else {
-				// An unnamed role stands as itself: user的媽媽.
-				who = zhWho{entity: speaker.label + "的" + role, typ: "person", label: speaker.label + "的" + role}
-				c.zh.last[speaker.entity] = who
-				s = after
-			}
+		if w, rest, f, ok := c.zhOwnedRole(speaker, s, ref); ok {
+			who, s, facts = w, rest, f
+			c.zh.last[speaker.entity] = w
 		}
 	case strings.HasPrefix(s, "她") || strings.HasPrefix(s, "他") || strings.HasPrefix(s, "牠"):
 		if last, ok := c.zh.last[speaker.entity]; ok {
@@ -312,6 +289,12 @@ func (c *collector) zhSubject(clause string, prev, speaker zhWho, ref time.Time)
 		}
 		s = s[len("她"):]
 		s = strings.TrimPrefix(s, "們")
+		// 「她老公志豪」: a role of the person the pronoun means.
+		if _, ok := c.zh.last[speaker.entity]; ok {
+			if w, rest, f, ok := c.zhOwnedRole(who, s, ref); ok {
+				who, s, facts = w, rest, f
+			}
+		}
 	default:
 		if m := zhIsMyRoleRe.FindStringSubmatch(s); m != nil {
 			// 「小美是我妹妹」
@@ -325,9 +308,38 @@ func (c *collector) zhSubject(clause string, prev, speaker zhWho, ref time.Time)
 		if named, n := c.zhKnownName(s); named.entity != "" {
 			who, s = named, s[n:]
 			c.zh.last[speaker.entity] = named
+			// 「美玲的老公志豪」
+			if w, rest, f, ok := c.zhOwnedRole(named, s, ref); ok {
+				who, s, facts = w, rest, f
+			}
 		}
 	}
 	return who, zhSkipAdverbs(s, ref), facts
+}
+
+// zhOwnedRole reads a role of owner at the start of s (「妹妹小美」, 「的老公志豪」,
+// 「家的狗叫豆豆」, 「媽」): the person it names, with the has_<role> fact when a
+// name follows, or the unnamed role itself (user的媽). ok is false when s
+// opens with no role word.
+func (c *collector) zhOwnedRole(owner zhWho, s string, ref time.Time) (zhWho, string, []lore.ExtractedFact, bool) {
+	rest := strings.TrimPrefix(s, "的")
+	rest = strings.TrimPrefix(rest, "家")
+	rest = strings.TrimPrefix(rest, "的")
+	role := zhRoleAt(rest)
+	if role == "" {
+		return zhWho{}, s, nil, false
+	}
+	after := rest[len(role):]
+	if m := zhCallRe.FindString(after); m != "" {
+		after = after[len(m):]
+	}
+	if name, n := zhName(after, ref); name != "" {
+		f := c.zhRelation(owner, role, name, ref)
+		return zhWho{entity: f.Object, typ: f.ObjectType, label: owner.label + "的" + role + f.Object}, after[n:], []lore.ExtractedFact{f}, true
+	}
+	// An unnamed role stands as itself: user的媽媽.
+	label := owner.label + "的" + role
+	return zhWho{entity: label, typ: "person", label: label}, after, nil, true
 }
 
 // zhRoleAt returns the role word s starts with, or "".
@@ -534,7 +546,9 @@ func (c *collector) zhFacts(who zhWho, rest, clause string, when *time.Time, ref
 		f.Confidence = 0.75
 		return f
 	}
-	ok := func(obj string) bool { return obj != "" && utf8.RuneCountInString(obj) <= 20 }
+	ok := func(obj string) bool {
+		return lore.NormalizeName(obj) != "" && utf8.RuneCountInString(obj) <= 20 && !zhPronouns[obj]
+	}
 	L := who.label
 
 	// Endings: 不再…, 已經不…, 不…了.
@@ -665,7 +679,9 @@ func (c *collector) zhFacts(who zhWho, rest, clause string, when *time.Time, ref
 		if zhOccupation(obj) {
 			return []lore.ExtractedFact{fact("works_as", obj, "", L+"是"+obj, at, 0.85)}
 		}
-		if strings.HasPrefix(rest, "是") && utf8.RuneCountInString(obj) <= 8 {
+		// 「我是說…」, 「我是在台北長大的」: 是 before a verb phrase says
+		// nothing of what the subject is.
+		if strings.HasPrefix(rest, "是") && utf8.RuneCountInString(obj) <= 8 && zhPrefix(obj, "stop") == "" {
 			return []lore.ExtractedFact{fact("is_a", obj, "", L+"是"+obj, at, 0.6)}
 		}
 	}
@@ -687,6 +703,10 @@ func (c *collector) zhFacts(who zhWho, rest, clause string, when *time.Time, ref
 	}
 	return nil
 }
+
+// zhPronouns are objects that name no one in particular without their
+// antecedent: 「我喜歡你」 states no fact worth keeping.
+var zhPronouns = listSet(strings.Fields("你 您 妳 他 她 它 牠 你們 你们 他們 他们 她們 她们 它們 它们 這 这 那 這個 这个 那個 那个 這些 这些 那些 自己 大家"))
 
 // zhOccupation reports a job title: a word of data/zh_occupations.txt at
 // its end, or a final 師/师/員/员.

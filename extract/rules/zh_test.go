@@ -42,8 +42,17 @@ func TestChineseExtraction(t *testing.T) {
 		{name: "switch job simplified", msgs: []string{"我换到字节跳动了"}, want: []string{"user|works_at|字节跳动|user在字节跳动工作"}},
 		{name: "named person later in the batch", msgs: []string{"我哥哥大衛是律師", "大衛住在香港"}, want: []string{
 			"user|has_brother|大衛|大衛是user的哥哥", "大衛|works_as|律師|user的哥哥大衛是律師", "大衛|lives_in|香港|user的哥哥大衛住在香港"}},
+		{name: "a pronoun's role and a chain", msgs: []string{"我姐姐美玲住在高雄。她老公志豪是律師，住在台南。"}, want: []string{
+			"user|has_sister|美玲|美玲是user的姐姐", "美玲|lives_in|高雄|user的姐姐美玲住在高雄",
+			"美玲|has_husband|志豪|志豪是user的姐姐美玲的老公", "志豪|works_as|律師|user的姐姐美玲的老公志豪是律師",
+			"志豪|lives_in|台南|user的姐姐美玲的老公志豪住在台南"}},
+		{name: "a known name's role", msgs: []string{"我妹妹小美是老師", "小美的老公阿傑在台積電上班"}, want: []string{
+			"user|has_sister|小美|小美是user的妹妹", "小美|works_as|老師|user的妹妹小美是老師",
+			"小美|has_husband|阿傑|阿傑是user的妹妹小美的老公", "阿傑|works_at|台積電|user的妹妹小美的老公阿傑在台積電工作"}},
 		{name: "statement with a resolved date", msgs: []string{"我昨天去了陽明山看海芋"}, want: []string{"user|statement|user2024年5月7日去了陽明山看海芋|user2024年5月7日去了陽明山看海芋"}},
 		{name: "greetings and questions give nothing", msgs: []string{"你好！谢谢你", "我妹妹住在哪裡？", "你覺得呢"}, want: nil},
+		{name: "pronoun objects and 是 before a verb give no triple", msgs: []string{"我喜歡你", "我是說真的", "我是在台北長大的"}, want: []string{
+			"user|statement|user是在台北長大的|user是在台北長大的"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -82,4 +91,24 @@ func TestIsChinese(t *testing.T) {
 			t.Errorf("isChinese(%q)=%v, want %v", text, got, want)
 		}
 	}
+}
+
+// FuzzChineseExtract checks that no Chinese or mixed message makes the
+// rules panic or give a fact without subject, predicate or object.
+func FuzzChineseExtract(f *testing.F) {
+	for _, s := range []string{"我住在台北，在台積電當工程師。", "我妹妹", "我的", "她", "從搬到", "我不再了", "小美是我", "我養了一隻狗叫", "我和分手了", "對過敏", "我是", "，，。？", "我们的老公"} {
+		f.Add(s)
+	}
+	ref := time.Date(2024, 5, 8, 10, 0, 0, 0, time.UTC)
+	f.Fuzz(func(t *testing.T, msg string) {
+		ex, err := New().Extract(context.Background(), lore.ExtractRequest{Episodes: []*lore.Episode{{ID: "e", Role: "user", Content: msg, OccurredAt: ref}}})
+		if err != nil {
+			t.Fatalf("Extract(%q): %v", msg, err)
+		}
+		for _, fc := range ex.Facts {
+			if fc.Subject == "" || fc.Predicate == "" || fc.Object == "" {
+				t.Fatalf("Extract(%q) gave an incomplete fact %+v", msg, fc)
+			}
+		}
+	})
 }

@@ -83,6 +83,9 @@ URL="http://127.0.0.1:$HTTP_PORT"
 # classic BM25 index: Weaviate 1.35.2's BlockMax WAND index prunes matches of
 # recently written, not yet flushed terms from limited BM25 queries (fixed
 # upstream after 1.35.2, weaviate/weaviate#11780); see docs/weaviate.md.
+# ENABLE_TOKENIZER_GSE=true (from the caller) loads Weaviate's Chinese
+# dictionary tokenizer; Lore does not use it (index/terms/README.md), it is
+# there to measure it.
 env -i \
 	PATH="$PATH" HOME="$HOME" \
 	PERSISTENCE_DATA_PATH="$DATA_DIR" \
@@ -102,6 +105,7 @@ env -i \
 	DISABLE_TELEMETRY=true \
 	GO_PROFILING_DISABLE=true \
 	USE_INVERTED_SEARCHABLE=false \
+	ENABLE_TOKENIZER_GSE="${ENABLE_TOKENIZER_GSE:-false}" \
 	QUERY_DEFAULTS_LIMIT=25 \
 	LOG_LEVEL="${WEAVIATE_LOG_LEVEL:-warning}" \
 	nohup "$BIN" --host 127.0.0.1 --port "$HTTP_PORT" --scheme http >"$LOG_FILE" 2>&1 &

@@ -7,6 +7,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -115,6 +116,10 @@ func bm25(docs [][]string, q []string) []int {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "-join" {
+		joinLines() // for weaviate_tokenizers.py
+		return
+	}
 	var before runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -201,5 +206,20 @@ func main() {
 	fmt.Println()
 	for _, s := range []string{"我妹妹小美上個月搬到東京了", "我在Google工作", "我在台积电工作", "龍洞", "我妹妹住在哪裡？"} {
 		fmt.Printf("%s\n  bigrams: %q\n  gse:     %q\n", s, terms.Analyze(s), clean(seg.Cut(s, true)))
+	}
+}
+
+// joinLines reads one JSON string a line from stdin and writes terms.Joined
+// of each, as a JSON string a line.
+func joinLines() {
+	sc := bufio.NewScanner(os.Stdin)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var s string
+		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
+			panic(err)
+		}
+		b, _ := json.Marshal(terms.Joined(s))
+		fmt.Println(string(b))
 	}
 }
