@@ -126,8 +126,8 @@ func TestToolsListedWithSchemas(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	want := []string{"add_memory", "delete_memory", "get_memory", "get_profile", "list_memories", "record_feedback",
-		"search_memory", "set_profile", "update_memory"}
+	want := []string{"add_memory", "delete_memory", "delete_profile_key", "get_memory", "get_profile", "list_memories",
+		"record_feedback", "search_memory", "set_profile", "update_memory"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools %v, want %v", names, want)
 	}
@@ -261,6 +261,16 @@ func TestProfileAndFeedback(t *testing.T) {
 			t.Errorf("profile resource %q, want %q in it", body, want)
 		}
 	}
+	gone := call(t, cs, "delete_profile_key", map[string]any{"user_id": "alice", "key": "pet"})
+	if gone["key"] != "pet" || !near(gone["deleted"], 1) {
+		t.Errorf("delete_profile_key answered %v, want pet with 1 entry deleted", gone)
+	}
+	if got := profileValues(t, call(t, cs, "get_profile", map[string]any{"user_id": "alice"})); got["pet"] != "" || got["diet"] == "" {
+		t.Errorf("profile after forgetting pet: %v, want no pet and the diet kept", got)
+	}
+	if msg := callErr(t, cs, "delete_profile_key", map[string]any{"user_id": "alice", "key": "pet"}); !strings.Contains(msg, "not_found") {
+		t.Errorf("forgetting pet twice: %q, want not_found", msg)
+	}
 	empty, err := cs.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: mcp.ProfileURI("nobody")})
 	if err != nil || !strings.Contains(empty.Contents[0].Text, "No profile entries yet") {
 		t.Errorf("profile resource of a user without entries: %v, %v", empty, err)
@@ -310,6 +320,8 @@ func TestBadInputIsAToolError(t *testing.T) {
 		{"get_profile", map[string]any{"user_id": "a/b"}, "slash"},
 		{"set_profile", map[string]any{"user_id": "alice", "entries": []map[string]any{}}, "entries is required"},
 		{"set_profile", map[string]any{"user_id": "alice", "entries": []map[string]any{{"key": "diet", "value": ""}}}, "entries[0]"},
+		{"delete_profile_key", map[string]any{"user_id": "alice", "key": " "}, "key is required"},
+		{"delete_profile_key", map[string]any{"user_id": "alice", "key": "../keys"}, "not a profile key"},
 		{"record_feedback", map[string]any{"user_id": "alice", "memory_id": "", "helpful": true}, "id is required"},
 		{"record_feedback", map[string]any{"user_id": "alice", "memory_id": "x"}, "helpful"},
 		{"record_feedback", map[string]any{"user_id": "alice", "memory_id": "00000000-0000-0000-0000-000000000000", "helpful": true}, "not_found"},

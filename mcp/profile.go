@@ -31,6 +31,12 @@ type SetProfileInput struct {
 	Entries []ProfileEntryInput `json:"entries" jsonschema:"the entries to set (1 to 100), as things the user stated themselves"`
 }
 
+// DeleteProfileKeyInput is the input of delete_profile_key.
+type DeleteProfileKeyInput struct {
+	UserID string `json:"user_id,omitempty" jsonschema:"the user whose profile this is; required unless the API key is pinned to a user"`
+	Key    string `json:"key" jsonschema:"the profile key to forget (e.g. diet), with its history"`
+}
+
 // FeedbackInput is the input of record_feedback.
 type FeedbackInput struct {
 	Scope
@@ -57,6 +63,13 @@ func (s *Server) addProfileTools(srv *sdk.Server) {
 			"replaces the old value, which stays in the profile's history. Returns what was written and the profile.",
 		Annotations: &sdk.ToolAnnotations{Title: "Set profile", DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(false)},
 	}, s.setProfile)
+	sdk.AddTool(srv, &sdk.Tool{
+		Name:  "delete_profile_key",
+		Title: "Forget a profile key",
+		Description: "Forget one key of the user's profile (e.g. 'forget my diet': key diet): its entries, explicit and " +
+			"inferred, and their history. Returns the key and how many current entries went; not_found when it held none.",
+		Annotations: &sdk.ToolAnnotations{Title: "Forget profile key", DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(false)},
+	}, s.deleteProfileKey)
 	sdk.AddTool(srv, &sdk.Tool{
 		Name:  "record_feedback",
 		Title: "Rate a memory",
@@ -124,6 +137,22 @@ func (s *Server) setProfile(ctx context.Context, req *sdk.CallToolRequest, in Se
 		entries = []ProfileEntryInput{}
 	}
 	return s.toolCall(ctx, req, http.MethodPut, path, nil, map[string]any{"entries": entries})
+}
+
+func (s *Server) deleteProfileKey(ctx context.Context, req *sdk.CallToolRequest, in DeleteProfileKeyInput) (*sdk.CallToolResult, any, error) {
+	path, _, err := s.profilePath(req.Extra, in.UserID)
+	if err != nil {
+		return nil, nil, err
+	}
+	key := strings.TrimSpace(in.Key)
+	if key == "" {
+		return nil, nil, lore.Errorf(lore.EINVALID, "key is required")
+	}
+	// A key is snake_case: a slash or dot would name another route.
+	if strings.ContainsAny(key, "/?#") || key == "." || key == ".." {
+		return nil, nil, lore.Errorf(lore.EINVALID, "key %q is not a profile key", key)
+	}
+	return s.toolCall(ctx, req, http.MethodDelete, path+"/"+url.PathEscape(key), nil, nil)
 }
 
 func (s *Server) recordFeedback(ctx context.Context, req *sdk.CallToolRequest, in FeedbackInput) (*sdk.CallToolResult, any, error) {

@@ -19,7 +19,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 TOOLS = {"add_memory", "search_memory", "list_memories", "get_memory", "update_memory", "delete_memory",
-         "get_profile", "set_profile", "record_feedback"}
+         "get_profile", "set_profile", "delete_profile_key", "record_feedback"}
 
 passed, failed = 0, 0
 
@@ -105,6 +105,10 @@ async def walk(client, label, user_args, pinned=""):
     res = await client.read_resource(f"lore://users/{user}/profile")
     body = res.contents[0].text
     check(f"{label}: profile resource lists the entries", "diet: vegan (explicit" in body, body)
+    forgot = structured(await client.call_tool("delete_profile_key", {**user_args, "key": "diet"}))
+    check(f"{label}: delete_profile_key forgets the key", forgot.get("key") == "diet" and forgot.get("deleted") == 1, json.dumps(forgot))
+    again = await client.call_tool("delete_profile_key", {**user_args, "key": "diet"})
+    check(f"{label}: forgetting it again is not_found", again.is_error and "not_found" in text(again), text(again))
 
     bad = await client.call_tool("search_memory", {**user_args, "query": "   "})
     check(f"{label}: bad input is a tool error naming the field", bad.is_error and "query is required" in text(bad), text(bad))
