@@ -35,7 +35,7 @@ func newAPI(t *testing.T) (*api.Server, *sqlite.Store) {
 	svc := &ingest.Service{Store: store, Index: idx, Extractor: rules.New(), Config: ingest.DefaultConfig(), Logger: log}
 	return &api.Server{
 		Store: store, Index: idx, Ingest: svc,
-		Search: &retrieve.Pipeline{Graph: store, Index: idx, Config: retrieve.DefaultConfig()},
+		Search: &retrieve.Pipeline{Graph: store, Index: idx, Feedback: store, Config: retrieve.DefaultConfig()},
 		Logger: log, Version: "test",
 	}, store
 }
@@ -126,7 +126,8 @@ func TestToolsListedWithSchemas(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	want := []string{"add_memory", "delete_memory", "get_memory", "list_memories", "search_memory", "update_memory"}
+	want := []string{"add_memory", "delete_memory", "delete_profile_key", "get_memory", "get_profile", "list_memories",
+		"record_feedback", "search_memory", "set_profile", "update_memory"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("tools %v, want %v", names, want)
 	}
@@ -134,6 +135,12 @@ func TestToolsListedWithSchemas(t *testing.T) {
 		schema, _ := json.Marshal(tool.InputSchema)
 		if tool.Name == "search_memory" && !strings.Contains(string(schema), `"required":["query"]`) {
 			t.Errorf("search_memory schema %s: want query required", schema)
+		}
+		if tool.Name == "record_feedback" && !strings.Contains(string(schema), `"required":["memory_id","helpful"]`) {
+			t.Errorf("record_feedback schema %s: want memory_id and helpful required", schema)
+		}
+		if tool.Name == "set_profile" && !strings.Contains(string(schema), `"required":["entries"]`) {
+			t.Errorf("set_profile schema %s: want entries required", schema)
 		}
 	}
 }
@@ -202,6 +209,98 @@ func TestMemoryLifecycle(t *testing.T) {
 	}
 }
 
+// profileValues maps a profile's keys to "value source".
+func profileValues(t *testing.T, out map[string]any) map[string]string {
+	t.Helper()
+	entries, ok := out["entries"].([]any)
+	if !ok {
+		t.Fatalf("profile %v has no entries list", out)
+	}
+	m := map[string]string{}
+	for _, e := range entries {
+		en := e.(map[string]any)
+		m[en["key"].(string)] = en["value"].(string) + " " + en["source"].(string)
+	}
+	return m
+}
+
+// TestProfileAndFeedback reads a profile fed by a conversation, sets an
+// entry, reads the profile resource, and rates a search result.
+func TestProfileAndFeedback(t *testing.T) {
+	srv, _ := newAPI(t)
+	cs := connect(t, &mcp.Server{API: srv.Routes(), OperatorTenant: "acme"})
+	call(t, cs, "add_memory", map[string]any{"user_id": "alice", "messages": []map[string]any{
+		{"role": "user", "content": "I live in Paris. I have a dog named Max. My sister Emma lives in Rome.", "created_at": "2024-05-01T10:00:00Z"},
+	}})
+	got := profileValues(t, call(t, cs, "get_profile", map[string]any{"user_id": "alice"}))
+	if got["location"] != "Paris explicit" || got["pet"] != "dog explicit" {
+		t.Fatalf("get_profile after the conversation: %v, want location Paris and pet dog, explicit", got)
+	}
+
+	set := call(t, cs, "set_profile", map[string]any{"user_id": "alice", "entries": []map[string]any{
+		{"key": "diet", "value": "vegetarian"}, {"key": "location", "value": "Lyon"}}})
+	if w, _ := set["written"].([]any); len(w) != 2 {
+		t.Errorf("set_profile written %v, want 2 writes", set["written"])
+	}
+	if got := profileValues(t, set); got["diet"] != "vegetarian explicit" || got["location"] != "Lyon explicit" {
+		t.Errorf("set_profile answered %v, want diet vegetarian and location Lyon", got)
+	}
+	withHist := call(t, cs, "get_profile", map[string]any{"user_id": "alice", "history": true})
+	hist, _ := withHist["history"].([]any)
+	if len(hist) != 1 || hist[0].(map[string]any)["value"] != "Paris" {
+		t.Errorf("get_profile history %v, want the replaced Paris entry", withHist["history"])
+	}
+
+	rr, err := cs.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: mcp.ProfileURI("alice")})
+	if err != nil {
+		t.Fatalf("ReadResource profile: %v", err)
+	}
+	body := rr.Contents[0].Text
+	for _, want := range []string{"diet: vegetarian (explicit, confidence", "location: Lyon", "pet: dog"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("profile resource %q, want %q in it", body, want)
+		}
+	}
+	gone := call(t, cs, "delete_profile_key", map[string]any{"user_id": "alice", "key": "pet"})
+	if gone["key"] != "pet" || !near(gone["deleted"], 1) {
+		t.Errorf("delete_profile_key answered %v, want pet with 1 entry deleted", gone)
+	}
+	if got := profileValues(t, call(t, cs, "get_profile", map[string]any{"user_id": "alice"})); got["pet"] != "" || got["diet"] == "" {
+		t.Errorf("profile after forgetting pet: %v, want no pet and the diet kept", got)
+	}
+	if msg := callErr(t, cs, "delete_profile_key", map[string]any{"user_id": "alice", "key": "pet"}); !strings.Contains(msg, "not_found") {
+		t.Errorf("forgetting pet twice: %q, want not_found", msg)
+	}
+	empty, err := cs.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: mcp.ProfileURI("nobody")})
+	if err != nil || !strings.Contains(empty.Contents[0].Text, "No profile entries yet") {
+		t.Errorf("profile resource of a user without entries: %v, %v", empty, err)
+	}
+
+	const q = "Where does my sister live?"
+	rs := results(t, call(t, cs, "search_memory", map[string]any{"user_id": "alice", "query": q}))
+	if len(rs) == 0 {
+		t.Fatal("search_memory found nothing")
+	}
+	id := rs[0]["id"].(string)
+	up := call(t, cs, "record_feedback", map[string]any{"user_id": "alice", "memory_id": id, "helpful": true, "query": q})
+	if up["memory_id"] != id || up["helpful"] != true || !near(up["new_relevance"], 1.15) || !near(up["delta_applied"], 0.15) || up["event_id"] == "" {
+		t.Errorf("record_feedback helpful: %v, want relevance 1.15 after +0.15", up)
+	}
+	down := call(t, cs, "record_feedback", map[string]any{"user_id": "alice", "memory_id": id, "helpful": false})
+	if !near(down["new_relevance"], 1.05) || !near(down["delta_applied"], -0.10) {
+		t.Errorf("record_feedback unhelpful: %v, want relevance 1.05 after -0.10", down)
+	}
+	// Another user cannot rate alice's memory: it is not in their scope.
+	if msg := callErr(t, cs, "record_feedback", map[string]any{"user_id": "bob", "memory_id": id, "helpful": true}); !strings.Contains(msg, "not_found") {
+		t.Errorf("bob rating alice's memory: %q, want not_found", msg)
+	}
+}
+
+func near(v any, want float64) bool {
+	f, ok := v.(float64)
+	return ok && f > want-1e-9 && f < want+1e-9
+}
+
 func TestBadInputIsAToolError(t *testing.T) {
 	srv, _ := newAPI(t)
 	cs := connect(t, &mcp.Server{API: srv.Routes(), OperatorTenant: "acme"})
@@ -217,6 +316,15 @@ func TestBadInputIsAToolError(t *testing.T) {
 		{"add_memory", map[string]any{"user_id": "alice", "text": "a", "messages": []map[string]any{{"role": "user", "content": "b"}}}, "not both"},
 		{"get_memory", map[string]any{"user_id": "alice", "id": "../keys"}, "id"},
 		{"list_memories", map[string]any{"user_id": "alice", "type": "thing"}, "type must be"},
+		{"get_profile", map[string]any{}, "user_id is required"},
+		{"get_profile", map[string]any{"user_id": "a/b"}, "slash"},
+		{"set_profile", map[string]any{"user_id": "alice", "entries": []map[string]any{}}, "entries is required"},
+		{"set_profile", map[string]any{"user_id": "alice", "entries": []map[string]any{{"key": "diet", "value": ""}}}, "entries[0]"},
+		{"delete_profile_key", map[string]any{"user_id": "alice", "key": " "}, "key is required"},
+		{"delete_profile_key", map[string]any{"user_id": "alice", "key": "../keys"}, "not a profile key"},
+		{"record_feedback", map[string]any{"user_id": "alice", "memory_id": "", "helpful": true}, "id is required"},
+		{"record_feedback", map[string]any{"user_id": "alice", "memory_id": "x"}, "helpful"},
+		{"record_feedback", map[string]any{"user_id": "alice", "memory_id": "00000000-0000-0000-0000-000000000000", "helpful": true}, "not_found"},
 	} {
 		if msg := callErr(t, cs, c.tool, c.args); !strings.Contains(msg, c.want) {
 			t.Errorf("%s(%v): %q, want it to say %q", c.tool, c.args, msg, c.want)
@@ -274,6 +382,17 @@ func TestHTTPEndpointAuth(t *testing.T) {
 	}
 	if msg := callErr(t, alice, "list_memories", map[string]any{"user_id": "bob"}); !strings.Contains(msg, "forbidden") {
 		t.Errorf("alice's key listing bob: %q, want forbidden", msg)
+	}
+	// The profile tools take the key's user when none is named.
+	call(t, alice, "set_profile", map[string]any{"entries": []map[string]any{{"key": "diet", "value": "vegan"}}})
+	if got := profileValues(t, call(t, alice, "get_profile", nil)); got["diet"] != "vegan explicit" {
+		t.Errorf("get_profile with alice's pinned key: %v, want diet vegan", got)
+	}
+	if msg := callErr(t, alice, "get_profile", map[string]any{"user_id": "bob"}); !strings.Contains(msg, "forbidden") {
+		t.Errorf("alice's key reading bob's profile: %q, want forbidden", msg)
+	}
+	if rr, err := alice.ReadResource(ctx, &sdk.ReadResourceParams{URI: mcp.ProfileURI("bob")}); err == nil {
+		t.Errorf("alice's key read bob's profile resource: %v", rr.Contents)
 	}
 
 	tenantKey := key(lore.APIKey{TenantID: "acme"})

@@ -32,6 +32,13 @@ func (s *Server) addResources(srv *sdk.Server) {
 		MIMEType:    "text/markdown",
 		URITemplate: factsURIPrefix + "{user_id}" + factsURISuffix,
 	}, s.readFacts)
+	srv.AddResourceTemplate(&sdk.ResourceTemplate{
+		Name:        "profile",
+		Title:       "A user's profile",
+		Description: "The user's profile entries (key: value), each explicit (the user stated it) or inferred, with its confidence and when it was updated.",
+		MIMEType:    "text/markdown",
+		URITemplate: factsURIPrefix + "{user_id}" + profileURISuffix,
+	}, s.readProfile)
 }
 
 // factLine is the part of a listed memory a facts resource shows.
@@ -47,12 +54,8 @@ type factLine struct {
 
 func (s *Server) readFacts(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 	uri := req.Params.URI
-	raw, ok := strings.CutPrefix(uri, factsURIPrefix)
-	if ok {
-		raw, ok = strings.CutSuffix(raw, factsURISuffix)
-	}
-	user, err := url.PathUnescape(raw)
-	if !ok || err != nil || user == "" || strings.Contains(user, "/") {
+	user, ok := userOfURI(uri, factsURISuffix)
+	if !ok {
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
 	ctx, cancel := context.WithTimeout(ctx, callTimeout)

@@ -1,6 +1,7 @@
 // Package mcp is Lore's Model Context Protocol server, built on the official
-// Go SDK: tools to add, search, list, get, update and delete memories, and a
-// resource per user with their recent facts. It serves over stdio (`lore
+// Go SDK: tools to add, search, list, get, update and delete memories, to
+// read and set a user's profile and to rate a memory, and resources per
+// user with their recent facts and their profile. It serves over stdio (`lore
 // mcp`) and over streamable HTTP at /mcp on `lore serve`.
 //
 // Every tool and resource is one call of Lore's HTTP API, made in process
@@ -80,13 +81,15 @@ const instructions = `Lore is a long-term memory for conversations. It stores wh
 extracts timestamped facts (subject, predicate, object) into a per-user graph, closes a fact when a newer one
 contradicts it (keeping it in history), and searches with BM25, vectors and the graph.
 Every call names whose memory it is with user_id (or agent_id); an API key pinned to a user fills it in.
-Call search_memory before answering questions about the user; call add_memory with what the user said.`
+Call search_memory before answering questions about the user; call add_memory with what the user said.
+get_profile gives the user's preferences and circumstances; record_feedback rates a memory search_memory returned.`
 
 // New returns the SDK server with Lore's tools and resources.
 func (s *Server) New() *sdk.Server {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "lore", Title: "Lore memory", Version: s.Version},
 		&sdk.ServerOptions{Instructions: instructions})
 	s.addTools(srv)
+	s.addProfileTools(srv)
 	s.addResources(srv)
 	return srv
 }

@@ -21,7 +21,10 @@ import (
 // through the API, types the key into the page, and checks that the graph
 // draws the expected entities, that clicking one shows its facts and source
 // turns, that a search shows its results with per-signal scores, and that
-// the facts view shows a superseded fact with its history.
+// the facts view shows a superseded fact with its history, that rating a
+// search result shows the relevance the API answers and the feedback view
+// lists the verdicts (and resets them), and that the profile view shows the explicit and
+// inferred entries with their evidence and the replaced ones.
 // scripts/ci/31-ui-chromium.sh installs Chromium, starts the server and
 // runs it; with LORE_UI_SCREENSHOTS it also writes the screenshots that
 // docs/ui/ holds.
@@ -36,6 +39,10 @@ func TestInspectorInChromium(t *testing.T) {
 		user = fmt.Sprintf("alice-%d", time.Now().UnixNano())
 	}
 	load(t, base, key, user)
+	// A search whose query shows a diet gives the profile an inferred
+	// entry (the conversations gave it explicit ones); it is written by a
+	// job after the search answers.
+	inferProfile(t, base, key, user)
 
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chrome), chromedp.NoSandbox, chromedp.WindowSize(1400, 900))
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
@@ -126,7 +133,61 @@ func TestInspectorInChromium(t *testing.T) {
 	if !slices.Contains(signals, "bm25") || !slices.Contains(signals, "relation") {
 		t.Errorf("first result's signals %q, want bm25 and relation among them", signals)
 	}
+	// Rating the first result posts a verdict and shows the relevance the
+	// API answers: 1 + 0.15 for helpful, then − 0.10 for not helpful.
+	const relevance = `document.querySelector("#search-results li.result:first-child .relevance").textContent`
+	run("rate helpful", chromedp.Click(chromedp.CSS(`#search-results li.result:first-child button.helpful`)),
+		chromedp.Poll[chromedp.Void](relevance+`.includes("relevance")`, chromedp.WithPollingTimeout(20*time.Second)))
+	if got := strings.Join(texts(`[`+relevance+`]`), ""); got != "relevance 1.15 (+0.15)" {
+		t.Errorf("after a helpful click the result shows %q, want relevance 1.15 (+0.15)", got)
+	}
+	run("rate not helpful", chromedp.Click(chromedp.CSS(`#search-results li.result:first-child button.unhelpful`)),
+		chromedp.Poll[chromedp.Void](relevance+`.includes("−")`, chromedp.WithPollingTimeout(20*time.Second)))
+	if got := strings.Join(texts(`[`+relevance+`]`), ""); got != "relevance 1.05 (−0.10)" {
+		t.Errorf("after a not-helpful click the result shows %q, want relevance 1.05 (−0.10)", got)
+	}
 	shot("search")
+
+	// The feedback view lists both verdicts with the API's answers.
+	run("feedback", chromedp.Click(chromedp.ID("panel-close")),
+		chromedp.Click(chromedp.CSS(`#tabs button[data-view="feedback"]`)), chromedp.WaitVisible(chromedp.CSS(`body[data-ready="feedback"]`)))
+	verdicts := texts(`[...document.querySelectorAll("#feedback-table tbody tr")].map(tr => tr.textContent)`)
+	if len(verdicts) != 2 || !strings.Contains(verdicts[0], "not helpful") || !strings.Contains(verdicts[0], "1.05") ||
+		!strings.Contains(verdicts[1], "helpful") || !strings.Contains(verdicts[1], "1.15") || !strings.Contains(verdicts[1], "Emma lives in Rome") {
+		t.Errorf("feedback rows %q, want the not-helpful verdict (1.05) above the helpful one (1.15) on Emma's Rome fact", verdicts)
+	}
+	shot("feedback")
+	// Reset (two clicks) removes the user's verdicts and the relevance
+	// they gave: a new helpful verdict starts from 1 again.
+	run("reset feedback", chromedp.Click(chromedp.ID("feedback-reset")), chromedp.Click(chromedp.ID("feedback-reset")),
+		chromedp.Poll[chromedp.Void](`document.getElementById("feedback-reset-result").textContent.startsWith("removed")`, chromedp.WithPollingTimeout(20*time.Second)))
+	if got := strings.Join(texts(`[document.getElementById("feedback-reset-result").textContent]`), ""); got != "removed 2 verdict(s) of "+user {
+		t.Errorf("reset answered %q, want 2 verdicts removed", got)
+	}
+	run("rate again", chromedp.Click(chromedp.CSS(`#tabs button[data-view="search"]`)), chromedp.WaitVisible(chromedp.CSS(`body[data-ready="search"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#search-results li.result:first-child button.helpful`)),
+		chromedp.Click(chromedp.CSS(`#search-results li.result:first-child button.helpful`)),
+		chromedp.Poll[chromedp.Void](relevance+`.includes("relevance")`, chromedp.WithPollingTimeout(20*time.Second)))
+	if got := strings.Join(texts(`[`+relevance+`]`), ""); got != "relevance 1.15 (+0.15)" {
+		t.Errorf("a helpful verdict after the reset shows %q, want relevance 1.15 (+0.15) again", got)
+	}
+
+	// The profile view shows the entries the conversations and the search
+	// gave, explicit and inferred, with the turns they come from.
+	run("profile", chromedp.Click(chromedp.CSS(`#tabs button[data-view="profile"]`)), chromedp.WaitVisible(chromedp.CSS(`body[data-ready="profile"]`)),
+		chromedp.Click(chromedp.ID("profile-history")),
+		chromedp.WaitVisible(chromedp.CSS(`#profile-history-table tbody tr[data-key]`)))
+	prof := texts(`[...document.querySelectorAll("#profile-table tbody tr")].map(tr => [tr.dataset.key, tr.querySelector(".value").textContent, tr.dataset.source, tr.querySelector(".confidence").textContent, tr.querySelector(".evidence").textContent].join("|"))`)
+	for _, want := range []string{"location|Lyon|explicit|0.90|I moved to Lyon.", "pet|dog|explicit|0.90|My brother Tom lives in Berlin. I have a dog named Max.", "diet|vegetarian|inferred|0.65|a search (query hash"} {
+		if !slices.ContainsFunc(prof, func(r string) bool { return strings.HasPrefix(r, want) }) {
+			t.Errorf("profile rows %q, want one starting %q", prof, want)
+		}
+	}
+	replaced := texts(`[...document.querySelectorAll("#profile-history-table tbody tr")].map(tr => tr.dataset.key + "|" + tr.querySelector(".value").textContent)`)
+	if !slices.Contains(replaced, "location|Paris") {
+		t.Errorf("replaced profile entries %q, want location Paris (before the move to Lyon)", replaced)
+	}
+	shot("profile")
 
 	// The facts view shows the superseded employer, and its history.
 	run("facts", chromedp.Click(chromedp.CSS(`#tabs button[data-view="facts"]`)), chromedp.WaitVisible(chromedp.CSS(`body[data-ready="facts"]`)))
@@ -167,6 +228,55 @@ func containsAll(items []string, subs ...string) bool {
 		}
 	}
 	return true
+}
+
+// call makes one API request and decodes its JSON answer into out.
+func call(t *testing.T, base, key, method, path string, body, out any) {
+	t.Helper()
+	var rd *bytes.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	} else {
+		rd = bytes.NewReader(nil)
+	}
+	req, _ := http.NewRequest(method, base+path, rd)
+	req.Header.Set("Content-Type", "application/json")
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("%s %s: %s", method, path, res.Status)
+	}
+	if out != nil {
+		if err := json.NewDecoder(res.Body).Decode(out); err != nil {
+			t.Fatalf("%s %s: %v", method, path, err)
+		}
+	}
+}
+
+// inferProfile searches as user with a query that shows a vegetarian diet
+// and waits (at most 20s) for the profile job to write the inferred entry.
+func inferProfile(t *testing.T, base, key, user string) {
+	t.Helper()
+	call(t, base, key, "POST", "/v1/memories/search", map[string]any{"user_id": user, "query": "vegetarian restaurants near me"}, nil)
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
+		var view struct {
+			Entries []struct{ Key, Value, Source string } `json:"entries"`
+		}
+		call(t, base, key, "GET", "/v1/users/"+user+"/profile", nil, &view)
+		for _, e := range view.Entries {
+			if e.Key == "diet" && e.Source == "inferred" {
+				return
+			}
+		}
+	}
+	t.Fatal("the search did not give the profile an inferred diet within 20s")
 }
 
 // load adds the fixture's conversations for user through the API.

@@ -3,7 +3,9 @@
 # `lore serve`, first open (loopback, no key exists), then with API keys on,
 # the key typed into the page (ui/chromium_test.go: the graph draws the
 # expected entities, clicking one shows its facts and source turns, a search
-# shows its results with per-signal scores, the facts view shows history).
+# shows its results with per-signal scores, the facts view shows history,
+# rating a result shows the new relevance and the feedback view lists and
+# resets the verdicts, the profile view shows explicit and inferred entries).
 # Installs Chromium from Debian when it is missing.
 #   LORE_UI_SCREENSHOTS=docs/ui scripts/ci/31-ui-chromium.sh   refreshes the screenshots in docs/ui/
 set -euo pipefail

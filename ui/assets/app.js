@@ -1,7 +1,8 @@
 // app.js — Lore's web inspector. It reads Lore's own HTTP API with the key
 // typed into the page (kept in this tab's sessionStorage, sent as Bearer) or
-// with none on an open loopback server. Every value from the server becomes
-// a text node, never markup. The view lives in the URL fragment
+// with none on an open loopback server: facts, entities, episodes, graph,
+// search (with helpful/not helpful verdicts), profile and feedback. Every
+// value from the server becomes a text node, never markup. The view lives in the URL fragment
 // (#user=alice&view=graph&entity=…&q=…), so a view can be linked and reloaded.
 "use strict";
 
@@ -272,10 +273,117 @@
           h("div", {}, (() => { const b = h("div", { class: "bar" }); b.style.width = (top > 0 ? (100 * v) / top : 0) + "%"; return b; })()),
           h("span", { class: "meta" }, v.toFixed(3))])),
         (x.sources || []).length > 0 && h("details", {}, h("summary", { class: "meta" }, `${x.sources.length} source turn(s)`),
-          h("ul", {}, x.sources.map((s) => h("li", {}, h("span", { class: "meta" }, when(s.occurred_at) + " "), s.content))))));
+          h("ul", {}, x.sources.map((s) => h("li", {}, h("span", { class: "meta" }, when(s.occurred_at) + " "), s.content)))),
+        feedbackButtons(x, r)));
     });
     $("search-context-box").hidden = !res.context;
     $("search-context").textContent = res.context || "";
+  }
+
+  // --- feedback -----------------------------------------------------------
+  // Lore's API records verdicts (POST /v1/memories/{id}/feedback) and resets
+  // them (DELETE /v1/users/{id}/feedback) but has no route that lists them,
+  // so the page keeps the answers to the verdicts it sent, per user, in this
+  // tab's sessionStorage.
+  const verdictsKey = (user) => "lore.verdicts." + (key() ? "key" : tenant() || "default") + "." + user;
+  const verdicts = (user) => JSON.parse(sessionStorage.getItem(verdictsKey(user)) || "[]");
+  const signed = (v) => (v >= 0 ? "+" : "−") + Math.abs(v).toFixed(2);
+
+  function feedbackButtons(x, r) {
+    const out = h("span", { class: "relevance meta" });
+    const rate = async (helpful) => {
+      const ans = await api("POST", `/v1/memories/${encodeURIComponent(x.id)}/feedback`, { user_id: r.user, helpful, query: r.q });
+      out.textContent = `relevance ${ans.new_relevance.toFixed(2)} (${signed(ans.delta_applied)})`;
+      out.setAttribute("data-relevance", String(ans.new_relevance));
+      const list = verdicts(r.user);
+      list.unshift({ at: new Date().toISOString(), memory: x.memory, query: r.q, ...ans });
+      sessionStorage.setItem(verdictsKey(r.user), JSON.stringify(list.slice(0, 200)));
+      status(`${helpful ? "helpful" : "not helpful"}: relevance of this memory is now ${ans.new_relevance.toFixed(2)}`);
+    };
+    return h("div", { class: "feedback" },
+      h("button", { type: "button", class: "helpful", title: "This result helped: raise its relevance", onclick: () => rate(true).catch(failed) }, "▲ helpful"),
+      h("button", { type: "button", class: "unhelpful", title: "This result did not help: lower its relevance", onclick: () => rate(false).catch(failed) }, "▼ not helpful"),
+      out);
+  }
+
+  function loadFeedback() {
+    const body = clear($("feedback-table").tBodies[0]);
+    const list = verdicts(route().user);
+    for (const v of list) {
+      body.appendChild(h("tr", { "data-id": v.memory_id, onclick: () => showFact(v.memory_id).catch(failed) },
+        h("td", { class: "date" }, when(v.at)), h("td", {}, v.memory || v.memory_id),
+        h("td", {}, h("span", { class: "badge " + (v.helpful ? "current" : "ended") }, v.helpful ? "helpful" : "not helpful")),
+        h("td", {}, signed(v.delta_applied)), h("td", { class: "num" }, v.new_relevance.toFixed(2)),
+        h("td", { class: "meta" }, v.query || ""), h("td", {}, h("code", {}, v.event_id))));
+    }
+    if (!list.length) body.appendChild(h("tr", {}, h("td", { colspan: 7, class: "muted" }, "No verdicts from this tab yet.")));
+  }
+
+  // resetFeedback asks for a second click (armed for 5 s) before it
+  // removes the user's verdicts: no modal dialog.
+  let resetArmed = "";
+  async function resetFeedback() {
+    const u = route().user;
+    const b = $("feedback-reset");
+    if (resetArmed !== u) {
+      resetArmed = u;
+      b.textContent = `Click again to remove every verdict of ${u}`;
+      b.classList.add("armed");
+      setTimeout(() => { resetArmed = ""; b.textContent = "Reset this user's feedback"; b.classList.remove("armed"); }, 5000);
+      return;
+    }
+    resetArmed = "";
+    b.textContent = "Reset this user's feedback";
+    b.classList.remove("armed");
+    const ans = await api("DELETE", `/v1/users/${encodeURIComponent(u)}/feedback`);
+    sessionStorage.removeItem(verdictsKey(u));
+    $("feedback-reset-result").textContent = `removed ${ans.deleted} verdict(s) of ${u}`;
+    loadFeedback();
+  }
+
+  // --- profile ------------------------------------------------------------
+  // evidenceTexts fetches the memories that profile entries cite (at most
+  // 50), as id → text; a query's hash stays a hash (Lore keeps no query).
+  async function evidenceTexts(entries) {
+    const ids = [...new Set(entries.flatMap((e) => e.evidence || []).filter((id) => !id.startsWith("query:")))].slice(0, 50);
+    const got = await Promise.all(ids.map((id) => api("GET", `/v1/memories/${encodeURIComponent(id)}?` + userQuery()).catch(() => null)));
+    const texts = new Map();
+    got.forEach((m, i) => { if (m) texts.set(ids[i], m.episode ? m.episode.content : m.fact ? m.fact.fact : m.memory || ""); });
+    return texts;
+  }
+  function evidenceList(e, texts) {
+    return h("ul", { class: "evidence" }, (e.evidence || []).map((id) => {
+      if (id.startsWith("query:")) return h("li", { class: "meta", title: id }, `a search (query hash ${id.slice(6, 14)}…)`);
+      const text = texts.get(id);
+      return h("li", {}, h("a", { href: "#", title: id, onclick: (ev) => { ev.preventDefault(); showFact(id).catch(failed); } }, text || id));
+    }));
+  }
+  function profileRow(e, texts, replaced) {
+    const conf = h("div", { class: "bar" });
+    conf.style.width = Math.round(100 * Math.max(0, Math.min(1, e.confidence))) + "%";
+    return h("tr", { class: replaced ? "ended" : "", "data-key": e.key, "data-source": e.source },
+      h("td", {}, h("code", {}, e.key)), h("td", { class: "value" }, e.value),
+      h("td", {}, h("span", { class: "badge " + (e.source === "explicit" ? "explicit" : "inferred") }, e.source)),
+      h("td", { class: "confidence" }, h("div", { class: "conf" }, conf), h("span", { class: "meta" }, e.confidence.toFixed(2))),
+      h("td", {}, evidenceList(e, texts)), h("td", { class: "date" }, when(e.updated_at)),
+      replaced && h("td", { class: "date" }, when(e.replaced_at)));
+  }
+  async function loadProfile() {
+    const u = route().user;
+    const withHistory = $("profile-history").checked;
+    const view = await api("GET", `/v1/users/${encodeURIComponent(u)}/profile${withHistory ? "?history=true" : ""}`);
+    const hist = view.history || [];
+    const texts = await evidenceTexts(view.entries.concat(hist));
+    if (u !== route().user) return;
+    const body = clear($("profile-table").tBodies[0]);
+    for (const e of view.entries) body.appendChild(profileRow(e, texts, false));
+    if (!view.entries.length) body.appendChild(h("tr", {}, h("td", { colspan: 6, class: "muted" }, "No profile entries yet: Lore fills the profile from what the user says and searches.")));
+    const explicit = view.entries.filter((e) => e.source === "explicit").length;
+    $("profile-count").textContent = `${view.entries.length} entries (${explicit} explicit, ${view.entries.length - explicit} inferred)`;
+    const hbody = clear($("profile-history-table").tBodies[0]);
+    for (const e of hist) hbody.appendChild(profileRow(e, texts, true));
+    $("profile-history-table").hidden = $("profile-history-title").hidden = !withHistory;
+    if (withHistory && !hist.length) hbody.appendChild(h("tr", {}, h("td", { colspan: 7, class: "muted" }, "none")));
   }
 
   // --- shell --------------------------------------------------------------
@@ -322,6 +430,8 @@
         else if (r.view === "episodes") await loadEpisodes(false);
         else if (r.view === "graph") await loadGraph();
         else if (r.view === "search") await runSearch();
+        else if (r.view === "profile") await loadProfile();
+        else if (r.view === "feedback") loadFeedback();
       }
       if (r.entity && r.entity !== state.selected) await showEntity(r.entity);
       status(`${r.user}${key() ? "" : tenant() ? " in " + tenant() + " (no key)" : " (no key)"}`);
@@ -359,6 +469,9 @@
     $("entities-filter").addEventListener("input", () => filterRows("entities"));
     $("graph-values").addEventListener("change", () => loadGraph().catch(failed));
     $("graph-ended").addEventListener("change", () => loadGraph().catch(failed));
+    $("profile-history").addEventListener("change", () => loadProfile().catch(failed));
+    $("feedback-reset").addEventListener("click", () => resetFeedback().catch(failed));
+    $("feedback-to-search").addEventListener("click", (ev) => { ev.preventDefault(); go({ view: "search" }); });
     $("search-form").addEventListener("submit", (ev) => {
       ev.preventDefault();
       loaded = "";

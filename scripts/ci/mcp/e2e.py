@@ -18,7 +18,8 @@ from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-TOOLS = {"add_memory", "search_memory", "list_memories", "get_memory", "update_memory", "delete_memory"}
+TOOLS = {"add_memory", "search_memory", "list_memories", "get_memory", "update_memory", "delete_memory",
+         "get_profile", "set_profile", "delete_profile_key", "record_feedback"}
 
 passed, failed = 0, 0
 
@@ -70,6 +71,24 @@ async def walk(client, label, user_args, pinned=""):
     check(f"{label}: search_memory ranks the brother's employer first", "Siemens" in top.get("memory", ""), json.dumps(found)[:500])
     check(f"{label}: explain gives per-signal scores", "score_details" in top, json.dumps(top)[:300])
 
+    # The conversation fed the profile; set_profile adds an explicit entry.
+    profile = structured(await client.call_tool("get_profile", user_args))
+    entries = {e["key"]: e for e in profile["entries"]}
+    check(f"{label}: get_profile has the stated city", entries.get("location", {}).get("value") == "Lisbon"
+          and entries["location"]["source"] == "explicit", json.dumps(profile))
+    written = structured(await client.call_tool("set_profile", {**user_args, "entries": [{"key": "diet", "value": "vegan"}]}))
+    check(f"{label}: set_profile writes an explicit entry",
+          any(e["key"] == "diet" and e["value"] == "vegan" and e["source"] == "explicit" for e in written["entries"]), json.dumps(written))
+    bad = await client.call_tool("set_profile", {**user_args, "entries": [{"key": "diet", "value": ""}]})
+    check(f"{label}: a bad profile entry is a tool error naming it", bad.is_error and "entries[0]" in text(bad), text(bad))
+
+    rated = structured(await client.call_tool("record_feedback", {**user_args, "memory_id": top.get("id", ""), "helpful": True,
+                                                                  "query": "Where does my brother work?"}))
+    check(f"{label}: record_feedback returns the new relevance",
+          rated.get("memory_id") == top.get("id") and abs(rated.get("new_relevance", 0) - 1.15) < 1e-9, json.dumps(rated))
+    rated = structured(await client.call_tool("record_feedback", {**user_args, "memory_id": top.get("id", ""), "helpful": False}))
+    check(f"{label}: an unhelpful verdict lowers it", abs(rated.get("new_relevance", 0) - 1.05) < 1e-9, json.dumps(rated))
+
     listed = structured(await client.call_tool("list_memories", {**user_args, "type": "fact"}))
     check(f"{label}: list_memories lists the facts", len(listed["results"]) >= 2, json.dumps(listed)[:300])
 
@@ -83,6 +102,13 @@ async def walk(client, label, user_args, pinned=""):
     res = await client.read_resource(f"lore://users/{user}/facts")
     body = res.contents[0].text
     check(f"{label}: facts resource lists current facts", "Porto" in body and "Siemens" in body, body)
+    res = await client.read_resource(f"lore://users/{user}/profile")
+    body = res.contents[0].text
+    check(f"{label}: profile resource lists the entries", "diet: vegan (explicit" in body, body)
+    forgot = structured(await client.call_tool("delete_profile_key", {**user_args, "key": "diet"}))
+    check(f"{label}: delete_profile_key forgets the key", forgot.get("key") == "diet" and forgot.get("deleted") == 1, json.dumps(forgot))
+    again = await client.call_tool("delete_profile_key", {**user_args, "key": "diet"})
+    check(f"{label}: forgetting it again is not_found", again.is_error and "not_found" in text(again), text(again))
 
     bad = await client.call_tool("search_memory", {**user_args, "query": "   "})
     check(f"{label}: bad input is a tool error naming the field", bad.is_error and "query is required" in text(bad), text(bad))
@@ -99,6 +125,8 @@ async def over_http():
         await walk(client, "http", {}, pinned=os.environ["LORE_PINNED_USER"])
         other = await client.call_tool("list_memories", {"user_id": "mallory"})
         check("http: a key pinned to a user refuses another user", other.is_error and "forbidden" in text(other), text(other))
+        other = await client.call_tool("get_profile", {"user_id": "mallory"})
+        check("http: a pinned key refuses another user's profile", other.is_error and "forbidden" in text(other), text(other))
     # Without a key, the server refuses the connection: the SDK raises, and
     # the same request sent by hand gets Lore's 401 and JSON error.
     try:
