@@ -50,8 +50,11 @@ type Config struct {
 	CallTimeout time.Duration
 }
 
-// DefaultCallTimeout is Config.CallTimeout's default.
-const DefaultCallTimeout = 15 * time.Second
+// DefaultCallTimeout is Config.CallTimeout's default: long enough for a
+// call that waits on other transactions' locks on a loaded server (15 s
+// was not, in CI), short enough that a half-open connection costs a
+// minute, not forever.
+const DefaultCallTimeout = 60 * time.Second
 
 // DefaultMaxRetryTime is Config.MaxRetryTime's default. The driver's
 // retries back off 1 s, 2 s, 4 s…, so this allows three tries.
