@@ -15,6 +15,15 @@ import (
 // secret scanners and a request can tell a key from other bearer tokens.
 const KeyPrefix = "lore_"
 
+// Key roles: what a key may do within what its tenant and pins allow.
+// RoleFull (the empty role) may do everything but manage keys, erase a
+// tenant, read the audit log or set retention, which need Admin.
+const (
+	RoleFull   = ""       // read, write, erase and export its users' memories
+	RoleReader = "reader" // read and search only
+	RoleWriter = "writer" // read, search, add, update and delete single memories; no erase, no export
+)
+
 // APIKey is an API key as the store holds it: never the key itself, only
 // its keyed hash (HMAC-SHA256 under the server's key secret), so a copy of
 // the store does not let anyone authenticate.
@@ -47,6 +56,9 @@ func (k *APIKey) Validate() error {
 	}
 	if k.TenantID == "" {
 		return Errorf(EINVALID, "tenant_id is required")
+	}
+	if k.Role != RoleFull && k.Role != RoleReader && k.Role != RoleWriter {
+		return Errorf(EINVALID, "role must be reader or writer (or none, for full access), got %q", k.Role)
 	}
 	if k.UserID != "" && k.AgentID != "" {
 		return Errorf(EINVALID, "a key pins a user or an agent, not both")
