@@ -28,7 +28,9 @@ func benchEnv(b *testing.B, encrypted bool) (*ingest.Service, lore.Store, lore.I
 		if err != nil {
 			b.Fatal(err)
 		}
-		store, idx = crypt.NewStore(st, kr), crypt.NewIndex(st.Index(), kr)
+		x := crypt.NewIndex(st.Index(), kr)
+		x.QueryWords = sqlite.QueryWords
+		store, idx = crypt.NewStore(st, kr), x
 	}
 	return &ingest.Service{Store: store, Index: idx, Extractor: rules.New(), Config: ingest.DefaultConfig()}, store, idx
 }

@@ -3,9 +3,12 @@ package crypt_test
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/crypt"
@@ -41,7 +44,9 @@ func open(t testing.TB, dir string, key []byte) (*crypt.Store, *crypt.Index, *sq
 	if err != nil {
 		t.Fatal(err)
 	}
-	return crypt.NewStore(st, kr), crypt.NewIndex(idx, kr), st
+	x := crypt.NewIndex(idx, kr)
+	x.QueryWords = sqlite.QueryWords
+	return crypt.NewStore(st, kr), x, st
 }
 
 // The conformance suites pass through the encryption layer unchanged.
@@ -150,5 +155,51 @@ func TestParseMasterKey(t *testing.T) {
 	}
 	if _, err := crypt.ParseMasterKey("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="); err != nil {
 		t.Errorf("base64 key: %v", err)
+	}
+}
+
+// TestBlindIndexRanksAsThePlainOne: the same documents indexed plain and
+// through the blind index give the same hits, in the same order, with the
+// same BM25 scores: hashing terms one to one changes no statistic.
+func TestBlindIndexRanksAsThePlainOne(t *testing.T) {
+	ctx := context.Background()
+	plainStore, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "lore.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := plainStore.Index()
+	t.Cleanup(func() { plain.Close(); plainStore.Close() })
+	_, blind, _ := open(t, t.TempDir(), master(t))
+	sc := lore.Scope{TenantID: "acme", UserID: "alice"}
+	var docs []lore.IndexDoc
+	for i, text := range []string{
+		"I moved to Lisbon last spring with my partner Ana.", "My sister Emma works as an architect in Rome.",
+		"I started a new job at Stripe on Monday.", "We adopted a beagle called Pepper.", "I have been vegetarian for five years.",
+		"Emma's husband Marco cooks the best risotto in Rome.", "The dinners at the café were lovely.", "Running every morning helps.",
+	} {
+		docs = append(docs, lore.IndexDoc{ID: fmt.Sprintf("d%d", i), Kind: lore.KindEpisode, Scope: sc, Text: text, Time: time.Unix(int64(i), 0)})
+	}
+	for _, x := range []lore.Index{plain, blind} {
+		if err := x.Upsert(ctx, docs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, q := range []string{"where does my sister work?", "Rome", "dinner at a cafe", "runs", "what did I adopt", "the"} {
+		want, err := plain.SearchText(ctx, lore.IndexQuery{Scope: sc, Text: q, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := blind.SearchText(ctx, lore.IndexQuery{Scope: sc, Text: q, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%q: %d blind hits, %d plain", q, len(got), len(want))
+		}
+		for i := range want {
+			if got[i].ID != want[i].ID || math.Abs(got[i].Score-want[i].Score) > 1e-9 {
+				t.Errorf("%q hit %d: blind %s %.6f, plain %s %.6f", q, i, got[i].ID, got[i].Score, want[i].ID, want[i].Score)
+			}
+		}
 	}
 }

@@ -17,6 +17,10 @@ import (
 type Index struct {
 	lore.Index
 	Keys *Keyring
+	// QueryWords, when set, selects a query's words as the wrapped index
+	// would (the embedded index drops stopwords: sqlite.QueryWords), before
+	// they are hashed and it can no longer recognize them.
+	QueryWords func(text string) []string
 }
 
 var _ lore.Index = (*Index)(nil)
@@ -52,8 +56,12 @@ func (x *Index) Upsert(ctx context.Context, docs []lore.IndexDoc) error {
 
 // SearchText searches for the query's blind tokens.
 func (x *Index) SearchText(ctx context.Context, q lore.IndexQuery) ([]lore.IndexHit, error) {
+	text := q.Text
+	if x.QueryWords != nil {
+		text = strings.Join(x.QueryWords(text), " ")
+	}
 	var err error
-	if q.Text, err = x.blind(ctx, q.Scope.TenantID, q.Text); err != nil {
+	if q.Text, err = x.blind(ctx, q.Scope.TenantID, text); err != nil {
 		return nil, err
 	}
 	if q.Text == "" {

@@ -11,6 +11,7 @@ import (
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/audit"
 	"github.com/lore-memory/lore/crypt"
+	"github.com/lore-memory/lore/graph/sqlite"
 )
 
 // registerCrypt adds the encryption-at-rest setting: a master key from a
@@ -52,7 +53,11 @@ func (b *backends) encrypt(cfg backendConfig) error {
 	if err != nil {
 		return err
 	}
-	b.Store, b.Index = crypt.NewStore(b.Store, kr), crypt.NewIndex(b.Index, kr)
+	idx := crypt.NewIndex(b.Index, kr)
+	if cfg.Index == "embedded" {
+		idx.QueryWords = sqlite.QueryWords
+	}
+	b.Store, b.Index = crypt.NewStore(b.Store, kr), idx
 	return nil
 }
 
