@@ -203,3 +203,37 @@ func TestBlindIndexRanksAsThePlainOne(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoProcessesAgreeOnADataKey: two keyrings (as two processes) sealing
+// a new tenant's first value at once end up with one data key: each opens
+// what the other sealed.
+func TestTwoProcessesAgreeOnADataKey(t *testing.T) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "lore.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	key := master(t)
+	a, _ := crypt.NewKeyring(st, key)
+	b, _ := crypt.NewKeyring(st, key)
+	done := make(chan string, 2)
+	for _, kr := range []*crypt.Keyring{a, b} {
+		go func() {
+			v, err := kr.Seal(ctx, "acme", "hello")
+			if err != nil {
+				t.Error(err)
+			}
+			done <- v
+		}()
+	}
+	v1, v2 := <-done, <-done
+	for _, c := range []struct {
+		kr *crypt.Keyring
+		v  string
+	}{{a, v1}, {a, v2}, {b, v1}, {b, v2}} {
+		if got, err := c.kr.Open(ctx, "acme", c.v); err != nil || got != "hello" {
+			t.Errorf("Open=%q, %v; want both keyrings to read both values", got, err)
+		}
+	}
+}

@@ -72,6 +72,13 @@ func masterID(master []byte) string {
 	return hex.EncodeToString(m.Sum(nil))[:16]
 }
 
+// metaCreator sets a setting only if it is unset and returns what it holds
+// (graph/sqlite and graph/neo4j): two processes making a tenant's first
+// data key at once agree on one.
+type metaCreator interface {
+	CreateMeta(ctx context.Context, key, value string) (string, error)
+}
+
 // wrapped is a tenant's data key as the store holds it.
 type wrapped struct {
 	Version  int    `json:"v"`
@@ -191,7 +198,17 @@ func (k *Keyring) key(ctx context.Context, tenant string) (*tenantKey, error) {
 		if err := k.register(ctx, tenant); err != nil {
 			return nil, err
 		}
-		if err := k.meta.SetMeta(lore.WithoutFence(ctx), dekPrefix+tenant, w); err != nil {
+		if mc, ok := k.meta.(metaCreator); ok {
+			// Another process may have made the tenant's key first: use
+			// the one stored.
+			stored, err := mc.CreateMeta(lore.WithoutFence(ctx), dekPrefix+tenant, w)
+			if err != nil {
+				return nil, err
+			}
+			if dek, err = unwrapKey(k.master, stored, tenant); err != nil {
+				return nil, err
+			}
+		} else if err := k.meta.SetMeta(lore.WithoutFence(ctx), dekPrefix+tenant, w); err != nil {
 			return nil, err
 		}
 	default:

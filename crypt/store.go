@@ -264,6 +264,15 @@ func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteS
 	return st, nil
 }
 
+// CreateMeta passes through.
+func (s *Store) CreateMeta(ctx context.Context, key, value string) (string, error) {
+	p, err := port[metaCreator](s)
+	if err != nil {
+		return "", err
+	}
+	return p.CreateMeta(ctx, key, value)
+}
+
 // Migrate applies the wrapped store's schema when it has one (Neo4j).
 func (s *Store) Migrate(ctx context.Context) error {
 	if m, ok := s.Store.(interface{ Migrate(context.Context) error }); ok {
