@@ -15,11 +15,12 @@ import (
 // secret scanners and a request can tell a key from other bearer tokens.
 const KeyPrefix = "lore_"
 
-// Key roles: what a key may do within what its tenant and pins allow.
-// RoleFull (the empty role) may do everything but manage keys, erase a
-// tenant, read the audit log or set retention, which need Admin.
+// Key roles that limit what a key may do within what its tenant and pins
+// allow. Any other role (none, or a name the retrieval policies know, such
+// as "coach") may read, write, erase and export its users' memories;
+// managing keys, erasing a tenant, reading the audit log and setting
+// retention need Admin whatever the role.
 const (
-	RoleFull   = ""       // read, write, erase and export its users' memories
 	RoleReader = "reader" // read and search only
 	RoleWriter = "writer" // read, search, add, update and delete single memories; no erase, no export
 )
@@ -56,9 +57,6 @@ func (k *APIKey) Validate() error {
 	}
 	if k.TenantID == "" {
 		return Errorf(EINVALID, "tenant_id is required")
-	}
-	if k.Role != RoleFull && k.Role != RoleReader && k.Role != RoleWriter {
-		return Errorf(EINVALID, "role must be reader or writer (or none, for full access), got %q", k.Role)
 	}
 	if k.UserID != "" && k.AgentID != "" {
 		return Errorf(EINVALID, "a key pins a user or an agent, not both")
