@@ -15,6 +15,16 @@ import (
 // secret scanners and a request can tell a key from other bearer tokens.
 const KeyPrefix = "lore_"
 
+// Key roles that limit what a key may do within what its tenant and pins
+// allow. Any other role (none, or a name the retrieval policies know, such
+// as "coach") may read, write, erase and export its users' memories;
+// managing keys, erasing a tenant, reading the audit log and setting
+// retention need Admin whatever the role.
+const (
+	RoleReader = "reader" // read and search only
+	RoleWriter = "writer" // read, search, add, update and delete single memories; no erase, no export
+)
+
 // APIKey is an API key as the store holds it: never the key itself, only
 // its keyed hash (HMAC-SHA256 under the server's key secret), so a copy of
 // the store does not let anyone authenticate.

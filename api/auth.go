@@ -131,6 +131,9 @@ func (a *Auth) Middleware(next http.Handler) http.Handler {
 		if err == nil && !key.Admin && (r.URL.Path == "/v1/audit" || strings.HasPrefix(r.URL.Path, "/v1/retention")) {
 			err = lore.Errorf(lore.EFORBIDDEN, "the audit log and retention settings need an admin key")
 		}
+		if err == nil {
+			err = checkRole(key, r)
+		}
 		if err != nil {
 			a.auditRefused(r, key, HTTPStatus(err))
 			a.refuse(w, r, err)

@@ -55,7 +55,10 @@ func RunRetention(t *testing.T, backend string, open func(testing.TB) lore.Store
 			facts, err := st.FindFacts(ctx, lore.FactFilter{Scope: sc, IncludeInvalidated: true})
 			must(t, "FindFacts", err)
 			if len(facts) != 1 || facts[0].ID != home.ID {
-				t.Errorf("FindFacts=%d facts, want only the unexpired one", len(facts))
+				t.Fatalf("FindFacts=%d facts, want only the unexpired one", len(facts))
+			}
+			if facts[0].ExpiresAt == nil || !facts[0].ExpiresAt.Equal(future) {
+				t.Errorf("fact ExpiresAt read back=%v, want %v", facts[0].ExpiresAt, future)
 			}
 			byID2, err := st.FindFacts(ctx, lore.FactFilter{Scope: sc, IDs: []string{code.ID}, IncludeInvalidated: true})
 			must(t, "FindFacts(id)", err)

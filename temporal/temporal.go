@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Span is a resolved date expression: the half-open interval [Start, End)
@@ -156,7 +158,7 @@ var patterns = []pattern{
 // Parse returns the date expressions found in text, resolved against ref,
 // in order of appearance. Overlapping matches keep the earlier pattern.
 func Parse(text string, ref time.Time) []Span {
-	lower := strings.ToLower(text)
+	lower := lowerSameLength(text)
 	taken := make([]bool, len(lower)+1)
 	var spans []Span
 	all := patterns
@@ -190,6 +192,25 @@ func Parse(text string, ref time.Time) []Span {
 	}
 	sort.Slice(spans, func(i, j int) bool { return spans[i].Offset < spans[j].Offset })
 	return spans
+}
+
+// lowerSameLength lowercases text rune by rune, keeping a rune whose lower
+// case has another UTF-8 length ("Ⱥ" → "ⱥ" grows a byte), so that offsets
+// into the result are offsets into text: the spans slice text with them.
+// Invalid bytes stay as they are.
+func lowerSameLength(text string) string {
+	var b strings.Builder
+	b.Grow(len(text))
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if l := unicode.ToLower(r); r != utf8.RuneError && l != r && utf8.RuneLen(l) == size {
+			b.WriteRune(l)
+		} else {
+			b.WriteString(text[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
 }
 
 func overlaps(taken []bool, start, end int) bool {

@@ -108,3 +108,14 @@ func TestParseSeveral(t *testing.T) {
 		}
 	}
 }
+
+// TestParseRunesWhoseLowerCaseIsLonger: "Ⱥ" lowercases to a longer
+// encoding; Parse used to slice the input with offsets into its lowercased
+// copy and panic (found by FuzzParse).
+func TestParseRunesWhoseLowerCaseIsLonger(t *testing.T) {
+	ref := time.Date(2024, 5, 15, 12, 0, 0, 0, time.UTC)
+	spans := Parse("ȺȺȺȺȺȺȺȺȺȺ LAST WEEK", ref)
+	if len(spans) != 1 || spans[0].Text != "LAST WEEK" {
+		t.Fatalf("Parse=%+v, want one span \"LAST WEEK\"", spans)
+	}
+}

@@ -59,6 +59,9 @@ type backendConfig struct {
 	// SingleValued are predicates added to lore's single-valued table
 	// (single_valued.txt), a comma list.
 	SingleValued string
+
+	// MasterKey and MasterKeyFile turn encryption at rest on (crypt.go).
+	MasterKey, MasterKeyFile string
 }
 
 // env reads LORE_* variables as flag defaults and remembers malformed ones.
@@ -116,6 +119,7 @@ func (c *backendConfig) register(fs *flag.FlagSet, e *env) {
 	c.LLMBaseURL = e.str("LORE_LLM_BASE_URL", "")
 	c.LLMModel = e.str("LORE_LLM_MODEL", "")
 	c.LLMAPIKey = e.str("LORE_LLM_API_KEY", "")
+	c.registerCrypt(fs, e)
 }
 
 // backends are the opened adapters. Close releases them.
@@ -174,6 +178,9 @@ func openBackends(ctx context.Context, cfg backendConfig, log *slog.Logger) (_ *
 		b.Embedder = querycache.New(b.Embedder, cfg.QueryCache)
 	}
 	if b.Extractor, b.LLM, err = openExtractor(cfg, b.Store, log); err != nil {
+		return nil, err
+	}
+	if err := b.encrypt(cfg); err != nil {
 		return nil, err
 	}
 	return b, nil

@@ -122,6 +122,8 @@ const keysUsage = `Usage: lore keys <create|list|revoke> [flags]
          prints the new key once; only a keyed hash of it is stored
   list   [--tenant T]   every key (of one tenant), revoked ones included
   revoke ID             the key stops working at once
+  new-master            print a fresh master key for encryption at rest (store it outside the data directory)
+  rotate-master --new-key-file FILE   re-wrap every tenant's data key under a new master key
 `
 
 func (m *Main) keys(ctx context.Context, args []string) error {
@@ -136,6 +138,10 @@ func (m *Main) keys(ctx context.Context, args []string) error {
 		return m.keysList(ctx, args[1:])
 	case "revoke":
 		return m.keysRevoke(ctx, args[1:])
+	case "rotate-master":
+		return m.keysRotateMaster(ctx, args[1:])
+	case "new-master":
+		return m.newMasterKey()
 	case "help", "-h", "--help":
 		fmt.Fprint(m.Stdout, keysUsage)
 		return nil

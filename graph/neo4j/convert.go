@@ -204,6 +204,7 @@ func toFact(p props) (*lore.Fact, error) {
 		CreatedAt: p.time("created_at"), UpdatedAt: p.time("updated_at"), ExpiredAt: p.timePtr("expired_at"),
 		Count: p.int("count"), FirstSeen: p.time("first_seen"), LastSeen: p.time("last_seen"),
 		SourceEpisodeIDs: p.strs("source_episode_ids"), Extractor: p.str("extractor"), Metadata: md,
+		ExpiresAt: p.timePtr("expires_at"),
 	}, nil
 }
 

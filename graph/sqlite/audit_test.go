@@ -10,3 +10,7 @@ import (
 func TestAudit(t *testing.T) {
 	storetest.RunAudit(t, "sqlite", func(tb testing.TB) lore.Store { return mustOpen(tb) })
 }
+
+func TestCreateMeta(t *testing.T) {
+	storetest.RunCreateMeta(t, "sqlite", func(tb testing.TB) lore.Store { return mustOpen(tb) })
+}

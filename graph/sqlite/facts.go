@@ -18,6 +18,10 @@ const factColumns = `id, tenant_id, user_id, agent_id, run_id, subject_id, subje
 	text, confidence, valid_at, invalid_at, created_at, updated_at, expired_at, count, first_seen, last_seen,
 	extractor, metadata`
 
+// factRead is what queryFacts reads: factColumns and the fact's expiry
+// from expirations (NULL for none).
+const factRead = factColumns + `, (SELECT expires_at FROM expirations x WHERE x.id = facts.id)`
+
 // currentSQL selects facts neither invalidated nor expired at the bound time
 // (bound twice).
 const currentSQL = `(invalid_at IS NULL OR invalid_at > ?) AND (expired_at IS NULL OR expired_at > ?)`
@@ -190,7 +194,7 @@ func factQuery(f lore.FactFilter, now time.Time) (string, []any) {
 		w.add("first_seen < ?", micros(*f.Until))
 	}
 	w.live("facts", now)
-	return `SELECT ` + factColumns + ` FROM facts WHERE ` + w.sql() +
+	return `SELECT ` + factRead + ` FROM facts WHERE ` + w.sql() +
 		` ORDER BY last_seen DESC, id` + limitOffset(f.Limit, f.Offset), w.args
 }
 
@@ -351,7 +355,7 @@ func getFact(ctx context.Context, q querier, scope lore.Scope, id string) (*lore
 	var w where
 	w.add("id = ?", id)
 	w.scopeFilter("", scope)
-	facts, err := queryFacts(ctx, q, `SELECT `+factColumns+` FROM facts WHERE `+w.sql(), w.args...)
+	facts, err := queryFacts(ctx, q, `SELECT `+factRead+` FROM facts WHERE `+w.sql(), w.args...)
 	if err != nil {
 		return nil, err
 	}
@@ -361,7 +365,7 @@ func getFact(ctx context.Context, q querier, scope lore.Scope, id string) (*lore
 	return facts[0], nil
 }
 
-// queryFacts runs a query selecting factColumns and loads the sources of
+// queryFacts runs a query selecting factRead and loads the sources of
 // what it found.
 func queryFacts(ctx context.Context, q querier, query string, args ...any) ([]*lore.Fact, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
@@ -386,19 +390,21 @@ func queryFacts(ctx context.Context, q querier, query string, args ...any) ([]*l
 	return out, loadSources(ctx, q, out, byID)
 }
 
-// scanFact reads one row of factColumns.
+// scanFact reads one row of factRead.
 func scanFact(rows *sql.Rows) (*lore.Fact, error) {
 	var (
 		f                             lore.Fact
 		valid, invalid, expired       sql.NullInt64
 		created, updated, first, last int64
 		meta                          sql.NullString
+		expires                       sql.NullInt64
 	)
 	if err := rows.Scan(&f.ID, &f.Scope.TenantID, &f.Scope.UserID, &f.Scope.AgentID, &f.Scope.RunID,
 		&f.SubjectID, &f.Subject, &f.Predicate, &f.ObjectID, &f.Object, &f.Text, &f.Confidence,
-		&valid, &invalid, &created, &updated, &expired, &f.Count, &first, &last, &f.Extractor, &meta); err != nil {
+		&valid, &invalid, &created, &updated, &expired, &f.Count, &first, &last, &f.Extractor, &meta, &expires); err != nil {
 		return nil, err
 	}
+	f.ExpiresAt = fromNullMicros(expires)
 	f.ValidAt, f.InvalidAt, f.ExpiredAt = fromNullMicros(valid), fromNullMicros(invalid), fromNullMicros(expired)
 	f.CreatedAt, f.UpdatedAt, f.FirstSeen, f.LastSeen = fromMicros(created), fromMicros(updated), fromMicros(first), fromMicros(last)
 	var err error
@@ -526,9 +532,9 @@ func touchingQuery(scope lore.Scope, ids []string, invalidated bool, now time.Ti
 	args := append(anys(ids), w.args...)
 	args = append(args, anys(ids)...)
 	args = append(args, w.args...)
-	return `SELECT ` + factColumns + ` FROM facts WHERE subject_id IN (` + placeholders(len(ids)) + `) AND ` + cond + `
+	return `SELECT ` + factRead + ` FROM facts WHERE subject_id IN (` + placeholders(len(ids)) + `) AND ` + cond + `
 		UNION
-		SELECT ` + factColumns + ` FROM facts WHERE object_id IN (` + placeholders(len(ids)) + `) AND ` + cond + `
+		SELECT ` + factRead + ` FROM facts WHERE object_id IN (` + placeholders(len(ids)) + `) AND ` + cond + `
 		ORDER BY last_seen DESC, id` + limitOffset(limit, 0), args
 }
 

@@ -83,7 +83,7 @@ func (s *Store) SweepExpired(ctx context.Context, now time.Time, limit int) (lor
 					return err
 				}
 			case lore.KindFact:
-				facts, err := queryFacts(ctx, tx, `SELECT `+factColumns+` FROM facts WHERE `+w.sql(), w.args...)
+				facts, err := queryFacts(ctx, tx, `SELECT `+factRead+` FROM facts WHERE `+w.sql(), w.args...)
 				if err != nil {
 					return err
 				}

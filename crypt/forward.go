@@ -1,0 +1,164 @@
+package crypt
+
+import (
+	"context"
+	"time"
+
+	"github.com/lore-memory/lore"
+)
+
+// The stores' other ports pass through the encryption layer unsealed, so
+// that a server with a master key keeps its profile, ranking signals,
+// directory and queue features. What they hold is not sealed yet (README,
+// Known gaps): profile values, verdicts and usage rows are in the clear.
+var (
+	_ lore.ProfileStore  = (*Store)(nil)
+	_ lore.FeedbackStore = (*Store)(nil)
+	_ lore.Directory     = (*Store)(nil)
+	_ lore.QueueCounter  = (*Store)(nil)
+	_ lore.JobLeases     = (*Store)(nil)
+)
+
+func (s *Store) PutProfileEntry(ctx context.Context, scope lore.Scope, e lore.ProfileEntry) (lore.ProfileWrite, error) {
+	p, err := port[lore.ProfileStore](s)
+	if err != nil {
+		return lore.ProfileWrite{}, err
+	}
+	return p.PutProfileEntry(ctx, scope, e)
+}
+
+func (s *Store) ProfileEntries(ctx context.Context, scope lore.Scope) ([]lore.ProfileEntry, error) {
+	p, err := port[lore.ProfileStore](s)
+	if err != nil {
+		return nil, err
+	}
+	return p.ProfileEntries(ctx, scope)
+}
+
+func (s *Store) ProfileHistory(ctx context.Context, scope lore.Scope, key string) ([]lore.ProfileEntry, error) {
+	p, err := port[lore.ProfileStore](s)
+	if err != nil {
+		return nil, err
+	}
+	return p.ProfileHistory(ctx, scope, key)
+}
+
+func (s *Store) DeleteProfileKey(ctx context.Context, scope lore.Scope, key string) (int, error) {
+	p, err := port[lore.ProfileStore](s)
+	if err != nil {
+		return 0, err
+	}
+	return p.DeleteProfileKey(ctx, scope, key)
+}
+
+func (s *Store) RecordVerdict(ctx context.Context, v *lore.Verdict, rule lore.FeedbackRule) (lore.MemorySignal, error) {
+	p, err := port[lore.FeedbackStore](s)
+	if err != nil {
+		return lore.MemorySignal{}, err
+	}
+	return p.RecordVerdict(ctx, v, rule)
+}
+
+func (s *Store) Verdicts(ctx context.Context, scope lore.Scope) ([]lore.Verdict, error) {
+	p, err := port[lore.FeedbackStore](s)
+	if err != nil {
+		return nil, err
+	}
+	return p.Verdicts(ctx, scope)
+}
+
+func (s *Store) ResetFeedback(ctx context.Context, scope lore.Scope, usage bool) (int, error) {
+	p, err := port[lore.FeedbackStore](s)
+	if err != nil {
+		return 0, err
+	}
+	return p.ResetFeedback(ctx, scope, usage)
+}
+
+func (s *Store) RecordUsage(ctx context.Context, usage []lore.UsageRecord) error {
+	p, err := port[lore.FeedbackStore](s)
+	if err != nil {
+		return err
+	}
+	return p.RecordUsage(ctx, usage)
+}
+
+func (s *Store) Usage(ctx context.Context, scope lore.Scope) ([]lore.UsageRecord, error) {
+	p, err := port[lore.FeedbackStore](s)
+	if err != nil {
+		return nil, err
+	}
+	return p.Usage(ctx, scope)
+}
+
+func (s *Store) Successes(ctx context.Context, scope lore.Scope) ([]lore.SuccessRecord, error) {
+	p, err := port[lore.FeedbackStore](s)
+	if err != nil {
+		return nil, err
+	}
+	return p.Successes(ctx, scope)
+}
+
+func (s *Store) MemorySignals(ctx context.Context, ns lore.Scope, ids []string, queryHash string) (map[string]lore.MemorySignal, error) {
+	p, err := port[lore.FeedbackStore](s)
+	if err != nil {
+		return nil, err
+	}
+	return p.MemorySignals(ctx, ns, ids, queryHash)
+}
+
+func (s *Store) BackfillSuccess(ctx context.Context) (int, error) {
+	p, err := port[lore.FeedbackStore](s)
+	if err != nil {
+		return 0, err
+	}
+	return p.BackfillSuccess(ctx)
+}
+
+func (s *Store) FeatureVerdicts(ctx context.Context, tenantID string) ([]lore.FeatureVerdict, error) {
+	p, err := port[lore.FeedbackStore](s)
+	if err != nil {
+		return nil, err
+	}
+	return p.FeatureVerdicts(ctx, tenantID)
+}
+
+func (s *Store) ScopeOf(ctx context.Context, tenantID, id string) (lore.Scope, error) {
+	p, err := port[lore.Directory](s)
+	if err != nil {
+		return lore.Scope{}, err
+	}
+	return p.ScopeOf(ctx, tenantID, id)
+}
+
+func (s *Store) Scopes(ctx context.Context, tenantID string, limit int) ([]lore.ScopeSummary, error) {
+	p, err := port[lore.Directory](s)
+	if err != nil {
+		return nil, err
+	}
+	return p.Scopes(ctx, tenantID, limit)
+}
+
+func (s *Store) CountJobs(ctx context.Context, tenantID string) (map[lore.JobStatus]int, error) {
+	p, err := port[lore.QueueCounter](s)
+	if err != nil {
+		return nil, err
+	}
+	return p.CountJobs(ctx, tenantID)
+}
+
+func (s *Store) ReleaseJobs(ctx context.Context, owner string, now time.Time) (int, error) {
+	p, err := port[lore.JobLeases](s)
+	if err != nil {
+		return 0, err
+	}
+	return p.ReleaseJobs(ctx, owner, now)
+}
+
+func (s *Store) PendingJobs(ctx context.Context, tenantID string) (int, error) {
+	p, err := port[lore.JobLeases](s)
+	if err != nil {
+		return 0, err
+	}
+	return p.PendingJobs(ctx, tenantID)
+}
