@@ -128,6 +128,7 @@ func TestExtractRules3(t *testing.T) {
 			never: []triple{{s: "user", p: "works_at", o: "Foster Partners next month"}},
 		},
 		{name: "promoted", text: "I got promoted to shift supervisor!", want: []triple{{s: "user", p: "works_as", o: "shift supervisor"}}},
+		{name: "promoted today", text: "my friend Aled got promoted to head chef today", want: []triple{{s: "Aled", p: "works_as", o: "head chef"}}},
 		{name: "started to is no job", text: "I started to cook more at home", never: []triple{{s: "user", p: "works_as", o: "cook more at home"}}},
 		{
 			name: "their new job as", text: "my brother Tomasz started a new job as a baker at Crumbs",
