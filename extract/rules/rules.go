@@ -51,6 +51,7 @@ func (x *Extractor) Extract(ctx context.Context, req lore.ExtractRequest) (*lore
 	out.antes = map[string][]antecedent{}
 	out.candFacts = asSpoken(req.Facts, req.Scope.UserID)
 	out.msgs = map[string]int{}
+	out.pets = map[string]lastPet{}
 	for _, e := range req.Entities {
 		out.known = append(out.known, e.Name)
 		out.knownType[lore.NormalizeName(e.Name)] = e.Type
@@ -142,6 +143,9 @@ type collector struct {
 	// counts each speaker's messages so far (coref.go).
 	antes map[string][]antecedent
 	msgs  map[string]int
+	// pets are, per speaker, the last pet they mentioned without a name
+	// (pets.go).
+	pets map[string]lastPet
 	// candFacts are the request's current facts, for what "sold the
 	// Civic" or "switched from mechanical" ends.
 	candFacts []*lore.Fact
@@ -315,6 +319,9 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 	reactive := len(sentences) > 0 && reaction(sentences[0], v)
 	for _, raw := range sentences {
 		s := stripOpeners(raw, v)
+		for _, f := range c.petNames(s, subject, speakerType, ref) {
+			add(f)
+		}
 		c.noteAntecedents(s, subject)
 		s = c.resolvePronouns(s, subject)
 		c.noteAntecedents(s, subject)

@@ -157,6 +157,13 @@ func TestExtractRules3(t *testing.T) {
 			texts: []string{"user's aunt Greta knits sweaters for the whole family."},
 		},
 		{
+			name: "pet named after", text: "Just adopted a rescue kitten!! Her name is Olive || she's hiding under the bed but she ate dinner",
+			want:  []triple{{s: "user", p: "has_kitten", o: "Olive"}},
+			texts: []string{"user's kitten Olive is hiding under the bed but Olive ate dinner."},
+		},
+		{name: "pet named in the same sentence", text: "I have a parrot and his name is Kiwi", want: []triple{{s: "user", p: "has_parrot", o: "Kiwi"}}},
+		{name: "someone else's pet", text: "My sister got a dog. His name is Rex", never: []triple{{s: "user", p: "has_dog", o: "Rex"}}},
+		{
 			name: "pet role in a statement's text", text: "We have a hamster named Biscuit. Biscuit has to see the vet on Friday about his teeth",
 			texts: []string{"user's hamster Biscuit has to see the vet on Friday about his teeth."},
 		},
