@@ -27,7 +27,7 @@ import (
 )
 
 // Version names this rule set; it is recorded with every fact it produces.
-const Version = "rules/3"
+const Version = "rules/4"
 
 // Extractor implements lore.Extractor with rules. It holds no state and is
 // safe for concurrent use.
