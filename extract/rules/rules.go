@@ -400,6 +400,7 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 		}
 		spo := jobs
 		clauses := splitClauses(expanded)
+		clauseFacts := 0 // relations stated by clauses of their own
 		for _, clause := range clauses {
 			for _, f := range c.endingFacts(subject, speakerType, clause, ref) {
 				add(f)
@@ -423,6 +424,7 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 				if len(clauses) > 1 {
 					f.Text = standalone(clause, v, ref)
 				}
+				clauseFacts++
 				spo = append(spo, f)
 			}
 		}
@@ -456,7 +458,11 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 				Object: strings.TrimSuffix(text, "."), Text: text, ValidAt: validAt, Confidence: 0.6,
 			})
 		}
-		spo[0].Text = text
+		// "I live in Paris and I work at Google": two facts, each its own
+		// clause; otherwise the first fact says the whole sentence.
+		if clauseFacts < 2 || len(jobs) > 0 {
+			spo[0].Text = text
+		}
 		for _, f := range spo {
 			add(f)
 		}

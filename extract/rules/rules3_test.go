@@ -127,6 +127,10 @@ func TestExtractRules3(t *testing.T) {
 			want:  []triple{{s: "user", p: "works_as", o: "junior architect"}, {s: "user", p: "works_at", o: "Foster Partners"}},
 			never: []triple{{s: "user", p: "works_at", o: "Foster Partners next month"}},
 		},
+		{
+			name: "two first-person clauses, two facts", text: "I live in Paris and I work at Google",
+			texts: []string{"user lives in Paris.", "user works at Google."},
+		},
 		{name: "promoted", text: "I got promoted to shift supervisor!", want: []triple{{s: "user", p: "works_as", o: "shift supervisor"}}},
 		{name: "promoted today", text: "my friend Aled got promoted to head chef today", want: []triple{{s: "Aled", p: "works_as", o: "head chef"}}},
 		{name: "started to is no job", text: "I started to cook more at home", never: []triple{{s: "user", p: "works_as", o: "cook more at home"}}},
