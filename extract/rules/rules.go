@@ -27,7 +27,7 @@ import (
 )
 
 // Version names this rule set; it is recorded with every fact it produces.
-const Version = "rules/3"
+const Version = "rules/4"
 
 // Extractor implements lore.Extractor with rules. It holds no state and is
 // safe for concurrent use.
@@ -51,6 +51,7 @@ func (x *Extractor) Extract(ctx context.Context, req lore.ExtractRequest) (*lore
 	out.antes = map[string][]antecedent{}
 	out.candFacts = asSpoken(req.Facts, req.Scope.UserID)
 	out.msgs = map[string]int{}
+	out.pets = map[string]lastPet{}
 	for _, e := range req.Entities {
 		out.known = append(out.known, e.Name)
 		out.knownType[lore.NormalizeName(e.Name)] = e.Type
@@ -142,6 +143,9 @@ type collector struct {
 	// counts each speaker's messages so far (coref.go).
 	antes map[string][]antecedent
 	msgs  map[string]int
+	// pets are, per speaker, the last pet they mentioned without a name
+	// (pets.go).
+	pets map[string]lastPet
 	// candFacts are the request's current facts, for what "sold the
 	// Civic" or "switched from mechanical" ends.
 	candFacts []*lore.Fact
@@ -320,6 +324,9 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 	reactive := len(sentences) > 0 && reaction(sentences[0], v)
 	for _, raw := range sentences {
 		s := stripOpeners(raw, v)
+		for _, f := range c.petNames(s, subject, speakerType, ref) {
+			add(f)
+		}
 		c.noteAntecedents(s, subject)
 		s = c.resolvePronouns(s, subject)
 		c.noteAntecedents(s, subject)
@@ -398,6 +405,7 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 		}
 		spo := jobs
 		clauses := splitClauses(expanded)
+		clauseFacts := 0 // relations stated by clauses of their own
 		for _, clause := range clauses {
 			for _, f := range c.endingFacts(subject, speakerType, clause, ref) {
 				add(f)
@@ -421,6 +429,7 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 				if len(clauses) > 1 {
 					f.Text = standalone(clause, v, ref)
 				}
+				clauseFacts++
 				spo = append(spo, f)
 			}
 		}
@@ -454,7 +463,11 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 				Object: strings.TrimSuffix(text, "."), Text: text, ValidAt: validAt, Confidence: 0.6,
 			})
 		}
-		spo[0].Text = text
+		// "I live in Paris and I work at Google": two facts, each its own
+		// clause; otherwise the first fact says the whole sentence.
+		if clauseFacts < 2 || len(jobs) > 0 {
+			spo[0].Text = text
+		}
 		for _, f := range spo {
 			add(f)
 		}

@@ -127,7 +127,12 @@ func TestExtractRules3(t *testing.T) {
 			want:  []triple{{s: "user", p: "works_as", o: "junior architect"}, {s: "user", p: "works_at", o: "Foster Partners"}},
 			never: []triple{{s: "user", p: "works_at", o: "Foster Partners next month"}},
 		},
+		{
+			name: "two first-person clauses, two facts", text: "I live in Paris and I work at Google",
+			texts: []string{"user lives in Paris.", "user works at Google."},
+		},
 		{name: "promoted", text: "I got promoted to shift supervisor!", want: []triple{{s: "user", p: "works_as", o: "shift supervisor"}}},
+		{name: "promoted today", text: "my friend Aled got promoted to head chef today", want: []triple{{s: "Aled", p: "works_as", o: "head chef"}}},
 		{name: "started to is no job", text: "I started to cook more at home", never: []triple{{s: "user", p: "works_as", o: "cook more at home"}}},
 		{
 			name: "their new job as", text: "my brother Tomasz started a new job as a baker at Crumbs",
@@ -155,6 +160,13 @@ func TestExtractRules3(t *testing.T) {
 			name: "role in a statement's text", text: "my aunt Greta is visiting. she knits sweaters for the whole family",
 			texts: []string{"user's aunt Greta knits sweaters for the whole family."},
 		},
+		{
+			name: "pet named after", text: "Just adopted a rescue kitten!! Her name is Olive || she's hiding under the bed but she ate dinner",
+			want:  []triple{{s: "user", p: "has_kitten", o: "Olive"}},
+			texts: []string{"user's kitten Olive is hiding under the bed but Olive ate dinner."},
+		},
+		{name: "pet named in the same sentence", text: "I have a parrot and his name is Kiwi", want: []triple{{s: "user", p: "has_parrot", o: "Kiwi"}}},
+		{name: "someone else's pet", text: "My sister got a dog. His name is Rex", never: []triple{{s: "user", p: "has_dog", o: "Rex"}}},
 		{
 			name: "pet role in a statement's text", text: "We have a hamster named Biscuit. Biscuit has to see the vet on Friday about his teeth",
 			texts: []string{"user's hamster Biscuit has to see the vet on Friday about his teeth."},
