@@ -15,6 +15,13 @@ func (s *Server) mcp(c *gin.Context) {
 		s.writeError(c, lore.Errorf(lore.ENOTFOUND, "this server has no MCP endpoint"))
 		return
 	}
+	// Every MCP message is a JSON body; refuse others here, in Lore's own
+	// error shape, rather than with the SDK's plain-text 415 (an empty
+	// body passes the input guard).
+	if !isJSON(c.GetHeader("Content-Type")) {
+		s.writeError(c, lore.Errorf(lore.EMEDIATYPE, "MCP messages must be JSON with Content-Type: application/json, got %q", c.GetHeader("Content-Type")))
+		return
+	}
 	// The SDK reads the body itself: bound it as decodeBody does.
 	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, s.maxBodyBytes())
 	s.MCP.ServeHTTP(c.Writer, c.Request)

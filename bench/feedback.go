@@ -48,7 +48,7 @@ type FeedbackReport struct {
 	Helpful  int               `json:"helpful"`
 	Personal retrieve.Personal `json:"personal"`
 	// HalfB and HalfA hold each variant's scores: "off", "feedback",
-	// "frequency", "success", "personal", "all".
+	// "frequency", "success", "all" (personal is in "all" only).
 	HalfB map[string]Scores `json:"half_b"`
 	HalfA map[string]Scores `json:"half_a_reasked"`
 	// TopicGini is the mean topic Gini coefficient of the top 10 on half B
@@ -80,7 +80,6 @@ func feedbackVariants(on retrieve.Personal) []struct {
 		{"feedback", only(func(p *retrieve.Personal) { p.Feedback = on.Feedback })},
 		{"frequency", only(func(p *retrieve.Personal) { p.Frequency = on.Frequency })},
 		{"success", only(func(p *retrieve.Personal) { p.Success = on.Success })},
-		{"personal", only(func(p *retrieve.Personal) { p.Personal = on.Personal })},
 		{"all", all},
 	}
 }

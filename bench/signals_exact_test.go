@@ -79,11 +79,8 @@ func TestSignalsOffExactOnLoCoMo(t *testing.T) {
 			}
 			for i, r := range resp.Results {
 				v := lore.Verdict{Scope: scope, MemoryID: r.ID, Helpful: i%2 == 0, QueryHash: lore.QueryHash(q.Text)}
-				for range 3 {
-					if _, err := store.RecordVerdict(ctx, &v, lore.DefaultFeedbackRule()); err != nil {
-						t.Fatal(err)
-					}
-					v.ID = ""
+				if _, err := store.RecordVerdict(ctx, &v, lore.DefaultFeedbackRule()); err != nil {
+					t.Fatal(err)
 				}
 				if err := store.RecordUsage(ctx, []lore.UsageRecord{{Scope: scope, MemoryID: r.ID, Returned: 1, Cited: 1}}); err != nil {
 					t.Fatal(err)

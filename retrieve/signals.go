@@ -44,8 +44,14 @@ type Personal struct {
 	// Success weighs the memory's record for the same normalised query
 	// ("answers that worked"): (helpful − unhelpful) / verdicts, once it
 	// has MinSampleSize verdicts for that query.
-	Success               float64 `json:"w_success"`
-	MinSampleSize         int     `json:"min_sample_size"`
+	Success       float64 `json:"w_success"`
+	MinSampleSize int     `json:"min_sample_size"`
+	// SuccessPenalty multiplies, with Success on, the score of a memory
+	// whose verdicts for the same normalised query are more unhelpful
+	// than helpful (0 or 1: off). The user said it did not answer this
+	// question; other queries are not touched, and no sample size is
+	// waited for, so asking again shows what lay below it.
+	SuccessPenalty        float64 `json:"success_penalty"`
 	FrequencyHalfLifeDays float64 `json:"frequency_half_life_days"`
 	FrequencySaturation   float64 `json:"frequency_saturation"`
 	ReturnedShare         float64 `json:"returned_share"`
@@ -66,7 +72,7 @@ type Personal struct {
 // DefaultPersonal is every signal off, with the issue's parameters ready
 // for when one is turned on.
 func DefaultPersonal() Personal {
-	return Personal{MinSampleSize: 3, FrequencyHalfLifeDays: 30, FrequencySaturation: 20, ReturnedShare: 0.1, Rule: lore.DefaultFeedbackRule(),
+	return Personal{MinSampleSize: 3, SuccessPenalty: 0.5, FrequencyHalfLifeDays: 30, FrequencySaturation: 20, ReturnedShare: 0.1, Rule: lore.DefaultFeedbackRule(),
 		ColdStart: DefaultColdStart(), Collaborative: DefaultCollaborative()}
 }
 
@@ -119,7 +125,11 @@ func parseIntentWeights(data string) (map[Intent]intentWeights, error) {
 // personalState is what the personal stage found for one search.
 type personalState struct {
 	relevance map[string]float64 // candidates whose relevance is not 1
+	penalty   map[string]float64 // candidates with a bad record for the query
 }
+
+// SignalSuccessPenalty names the bad-record factor in Result.ScoreDetails.
+const SignalSuccessPenalty = "success_penalty"
 
 // personal loads the candidates' signals and returns the personal score
 // terms to fuse, and the relevance factors to apply after fusion. With no
@@ -169,6 +179,14 @@ func (p *Pipeline) personal(ctx context.Context, req Request, c *candidateSet, i
 	}
 	out = append(out, cross...)
 	st := &personalState{}
+	if cfg.Success > 0 && mult[2] > 0 && cfg.SuccessPenalty > 0 && cfg.SuccessPenalty < 1 {
+		st.penalty = map[string]float64{}
+		for id, m := range sigs {
+			if m.SuccessUnhelpful > m.SuccessHelpful {
+				st.penalty[id] = cfg.SuccessPenalty
+			}
+		}
+	}
 	if cfg.Feedback && mult[3] > 0 {
 		st.relevance = map[string]float64{}
 		for id, m := range sigs {
@@ -189,6 +207,12 @@ func (st *personalState) apply(f fused) {
 		if _, ok := f.Scores[id]; ok {
 			f.Scores[id] *= r
 			detail(f.Details, id)[SignalRelevance] = r
+		}
+	}
+	for id, r := range st.penalty {
+		if _, ok := f.Scores[id]; ok {
+			f.Scores[id] *= r
+			detail(f.Details, id)[SignalSuccessPenalty] = r
 		}
 	}
 }

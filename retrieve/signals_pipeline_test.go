@@ -118,3 +118,26 @@ func TestTrackUsageCountsReturnedAndUsed(t *testing.T) {
 		t.Fatalf("usage of %s = %+v, want returned 2", first[0], m)
 	}
 }
+
+func TestSuccessPenaltyForTheSameQueryOnly(t *testing.T) {
+	s := seed(t, nil)
+	p := s.w.pipeline()
+	p.Feedback = s.w.store
+	p.Config.Personal.Success = 1
+	req := retrieve.Request{Scope: s.alice, Query: "Tell me about Caroline", TopK: 20, Explain: true}
+	before := resultIDs(search(t, p, req).Results)
+	verdicts(t, s.w.store, s.alice, before[0], false, req.Query, 1)
+	resp := search(t, p, req)
+	if got := resultIDs(resp.Results); got[0] == before[0] {
+		t.Fatalf("one unhelpful verdict for this query left %s first", before[0])
+	}
+	for _, r := range resp.Results {
+		if r.ID == before[0] && r.ScoreDetails[retrieve.SignalSuccessPenalty] != 0.5 {
+			t.Fatalf("penalty shown %v, want 0.5", r.ScoreDetails[retrieve.SignalSuccessPenalty])
+		}
+	}
+	other := retrieve.Request{Scope: s.alice, Query: "Caroline", TopK: 20}
+	if got, want := resultIDs(search(t, p, other).Results), resultIDs(search(t, s.w.pipeline(), other).Results); !slices.Equal(got, want) {
+		t.Fatalf("the penalty moved another query's results")
+	}
+}

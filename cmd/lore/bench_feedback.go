@@ -19,7 +19,7 @@ func (m *Main) benchFeedback(ctx context.Context, args []string) error {
 	split := fs.String("split", "all", "score the tuning half, the validation half or all conversations")
 	limit := fs.Int("limit", 0, "run only the first N conversations of the split")
 	reuse := fs.Bool("reuse", false, "keep conversations an earlier run into the same --data-dir fully ingested")
-	rounds := fs.Int("rounds", 3, "how often half A is asked and judged (3 = min_sample_size, so the success signal can act)")
+	rounds := fs.Int("rounds", 5, "how often half A is asked and judged: 3 verdicts (min_sample_size) let the success signal lift, and each round looks about 10 results deeper than the last (success_penalty)")
 	tuning := fs.String("retrieval", "", "a JSON file of retrieval settings that override the defaults (keys as in the report's config)")
 	feedback := fs.Bool("feedback", true, "the feedback signal when on: scores × relevance")
 	wPersonal := fs.Float64("w-personal", 0.3, "w_personal when on")
