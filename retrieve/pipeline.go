@@ -16,6 +16,9 @@ import (
 // neighbouring turns, speaker focus, filter, diversify, sources, spread over
 // conversations (aggregating queries), context.
 func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
+	if err := p.Config.Validate(); err != nil { // the operator's settings, not the request: not a 400
+		return nil, lore.Errorf(lore.EINTERNAL, "retrieve: config: %s", lore.ErrorMessage(err))
+	}
 	req.Scope = req.Scope.WithDefaults()
 	if err := req.Scope.Validate(); err != nil {
 		return nil, err

