@@ -107,7 +107,9 @@ func (h *hnsw) add(id string, vec []float32) {
 	}
 }
 
-// link adds to to from's links at level l, pruning them back to limit.
+// link adds to to from's links at level l; past limit it keeps the limit
+// most similar to from. (The heuristic of selectNeighbors here would cost
+// limit² dot products per link, the most of a build.)
 func (h *hnsw) link(from, to int32, l, limit int) {
 	node := &h.nodes[from]
 	node.links[l] = append(node.links[l], to)
@@ -119,7 +121,11 @@ func (h *hnsw) link(from, to int32, l, limit int) {
 		cands[i] = simNode{dot(node.vec, h.nodes[c].vec), c}
 	}
 	slices.SortFunc(cands, bySimDesc)
-	node.links[l] = h.selectNeighbors(cands, limit)
+	links := node.links[l][:0]
+	for _, c := range cands[:limit] {
+		links = append(links, c.n)
+	}
+	node.links[l] = links
 }
 
 // selectNeighbors picks up to limit links from candidates sorted most
