@@ -39,8 +39,15 @@ const (
 	annMinEF   = 200
 )
 
-// annEF is the breadth of a query's graph search for limit results.
-func annEF(limit int) int { return max(annMinEF, 3*limit) }
+// annEF is the breadth of a query's graph search for limit results: the
+// Store's annEFFactor (3 when unset) times limit, at least annMinEF.
+func (s *Store) annEF(limit int) int {
+	f := int(s.annEFFactor.Load())
+	if f <= 0 {
+		f = 3
+	}
+	return max(annMinEF, f*limit)
+}
 
 // SetANNThreshold sets the set size from which SearchVector uses an
 // approximate (HNSW) index; 0 or less turns it off, so every search scans
@@ -75,7 +82,7 @@ func (x *Index) searchANN(set *vecSet, query []float32, q lore.IndexQuery, limit
 		return nil, false
 	}
 	match := docMatcher(q)
-	found := ann.search(query, annEF(limit), func(n int32) bool {
+	found := ann.search(query, x.s.annEF(limit), func(n int32) bool {
 		i, ok := set.pos[ann.nodes[n].id]
 		return ok && match(&set.docs[i])
 	})

@@ -69,6 +69,9 @@ type Store struct {
 	// annThreshold is the set size from which SearchVector asks an HNSW
 	// index for candidates instead of scanning (see SetANNThreshold).
 	annThreshold atomic.Int64
+	// annEFFactor times the limit is the breadth of an HNSW search (ann.go);
+	// 0: 3. Set by BenchmarkANN's sweep.
+	annEFFactor atomic.Int64
 
 	// fenceStmt is erasedQuery prepared on the writer (see checkFence).
 	fenceStmt *sql.Stmt
