@@ -145,19 +145,6 @@ func (s *Service) upsert(ctx context.Context, docs []lore.IndexDoc) error {
 	return nil
 }
 
-// embed calls the embedder and checks that it kept its promise of one
-// vector per text.
-func (s *Service) embed(ctx context.Context, texts []string) ([][]float32, error) {
-	vecs, err := s.Embedder.Embed(ctx, texts)
-	if err != nil {
-		return nil, fmt.Errorf("ingest: embed: %w", err)
-	}
-	if len(vecs) != len(texts) {
-		return nil, lore.Errorf(lore.EINTERNAL, "embedder returned %d vectors for %d texts", len(vecs), len(texts))
-	}
-	return vecs, nil
-}
-
 // Reindex re-embeds and re-indexes every episode and fact (current and
 // invalidated) that the scope contains, for instance after the embedder
 // changed. It returns the number of documents written.

@@ -61,6 +61,10 @@ type Config struct {
 	BatchSize int
 	// EmbedBatchSize is the number of texts embedded per Embedder call.
 	EmbedBatchSize int
+	// EmbedCacheSize bounds the embedding cache (embedcache.go): the
+	// vectors of recently embedded texts, so a text is embedded once.
+	// Up to twice this many vectors are held. Negative: no cache.
+	EmbedCacheSize int
 	// MaxMessages bounds the messages of one Add.
 	MaxMessages int
 	// MaxContentBytes bounds one message's content. The default, 2 MiB, is
@@ -103,6 +107,7 @@ func DefaultConfig() Config {
 		OutagePatience:       24 * time.Hour,
 		BatchSize:            20,
 		EmbedBatchSize:       64,
+		EmbedCacheSize:       4096,
 		MaxMessages:          500,
 		MaxContentBytes:      2 << 20,
 		MaxCandidateEntities: 50,
@@ -139,6 +144,9 @@ func (c Config) withDefaults() Config {
 	setDur(&c.OutagePatience, d.OutagePatience)
 	setInt(&c.BatchSize, d.BatchSize)
 	setInt(&c.EmbedBatchSize, d.EmbedBatchSize)
+	if c.EmbedCacheSize == 0 {
+		c.EmbedCacheSize = d.EmbedCacheSize
+	}
 	setInt(&c.MaxMessages, d.MaxMessages)
 	setInt(&c.MaxContentBytes, d.MaxContentBytes)
 	setInt(&c.MaxCandidateEntities, d.MaxCandidateEntities)
@@ -175,6 +183,9 @@ type Service struct {
 	// for the next poll.
 	wakeOnce sync.Once
 	wake     chan struct{}
+
+	embedOnce sync.Once   // makes the embedding cache on first use
+	embeds    *embedCache // nil: no cache (embedcache.go)
 
 	profileOnce sync.Once      // parses rules on first use (profile.go)
 	rules       *profile.Rules // the offline profile rules

@@ -35,6 +35,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -65,6 +66,12 @@ type Store struct {
 	// parallelScan is the set size from which SearchVector splits its scan
 	// across cores.
 	parallelScan int
+	// annThreshold is the set size from which SearchVector asks an HNSW
+	// index for candidates instead of scanning (see SetANNThreshold).
+	annThreshold atomic.Int64
+	// annEFFactor times the limit is the breadth of an HNSW search (ann.go);
+	// 0: 3. Set by BenchmarkANN's sweep.
+	annEFFactor atomic.Int64
 
 	// fenceStmt is erasedQuery prepared on the writer (see checkFence).
 	fenceStmt *sql.Stmt
@@ -105,6 +112,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
 	s := &Store{path: path, w: w, now: time.Now, vectors: newVectorCache(), parallelScan: 20000, refs: 1}
+	s.annThreshold.Store(DefaultANNThreshold)
 	if err := s.migrate(ctx, math.MaxInt); err != nil {
 		w.Close()
 		return nil, err

@@ -110,10 +110,17 @@ type vecSet struct {
 
 	bytes atomic.Int64 // the vectors' size, read by eviction
 	used  int64        // the cache's tick at the last search; guarded by vectorCache.mu
+
+	// ann is the set's HNSW index once a search found the set at least
+	// Store.annThreshold large (see ann.go); kept in step by put and drop.
+	ann *hnsw
 }
 
 // put adds or replaces a document.
 func (v *vecSet) put(d vecDoc) {
+	if v.ann != nil {
+		v.ann.add(d.id, d.unit)
+	}
 	v.bytes.Add(d.size())
 	if i, ok := v.pos[d.id]; ok {
 		v.bytes.Add(-v.docs[i].size())
@@ -129,6 +136,12 @@ func (v *vecSet) drop(id string) {
 	i, ok := v.pos[id]
 	if !ok {
 		return
+	}
+	if v.ann != nil {
+		v.ann.remove(id)
+		if v.ann.dead > v.ann.live() {
+			v.ann = nil // rebuilt by the next search that wants it
+		}
 	}
 	v.bytes.Add(-v.docs[i].size())
 	last := len(v.docs) - 1
@@ -295,7 +308,7 @@ func (s *Store) vectorSet(ctx context.Context, key vecKey) (*vecSet, error) {
 	}
 	if err := rows.Err(); err != nil {
 		// Leave the set unloaded; the next search retries.
-		set.docs, set.pos = nil, map[string]int{}
+		set.docs, set.pos, set.ann = nil, map[string]int{}, nil
 		set.bytes.Store(0)
 		return nil, err
 	}
@@ -326,6 +339,9 @@ func (x *Index) SearchVector(ctx context.Context, q lore.IndexQuery) ([]lore.Ind
 	limit := q.Limit
 	if limit <= 0 {
 		limit = DefaultLimit
+	}
+	if hits, ok := x.searchANN(set, query, q, limit); ok {
+		return hits, nil
 	}
 	match := docMatcher(q)
 
