@@ -3,6 +3,7 @@ package sqlite
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/lore-memory/lore"
 )
@@ -11,10 +12,10 @@ import (
 //
 // The exact scan of SearchVector costs time in proportion to the set: about
 // 30 ms of CPU at 100k documents of 384 dimensions. From annThreshold
-// documents on, a set gets an HNSW index (hnsw.go), built on the first
-// search that finds it that large (the search waits for the build, and
-// holds the set's writes meanwhile) and kept in step with every write
-// after. A search then walks the graph for annEF(limit) candidates that
+// documents on, a set gets an HNSW index (hnsw.go), built in the
+// background from the first search that finds it that large (searches scan
+// exactly until it is ready; writes meanwhile are logged and replayed onto
+// it) and kept in step with every write after. A search then walks the graph for annEF(limit) candidates that
 // pass its filters, orders them by their exact float32 cosine and returns
 // the best limit. The walk may miss a true neighbour, so results can differ
 // from the exact scan's; BenchmarkANN measures how often (recall of the top
@@ -55,9 +56,12 @@ func (s *Store) annEF(limit int) int {
 // exactly.
 func (s *Store) SetANNThreshold(n int) { s.annThreshold.Store(int64(n)) }
 
-// searchANN answers q from the set's HNSW index, building it first when
-// the set has grown past the threshold. It returns false when the search
-// should scan exactly instead.
+// searchANN answers q from the set's HNSW index. When the set has grown
+// past the threshold and has no index yet, it starts building one in the
+// background (startANNBuild) and returns false: the search, and every
+// other one until the index is ready, scans exactly, so turning the index
+// on never stalls a search. It also returns false when the search should
+// scan exactly for its filters.
 func (x *Index) searchANN(set *vecSet, query []float32, q lore.IndexQuery, limit int) ([]lore.IndexHit, bool) {
 	threshold := int(x.s.annThreshold.Load())
 	if threshold <= 0 || q.Since != nil || q.Until != nil || q.Scope.RunID != "" {
@@ -71,10 +75,11 @@ func (x *Index) searchANN(set *vecSet, query []float32, q lore.IndexQuery, limit
 	}
 	if ann == nil {
 		set.mu.Lock()
-		if set.ann == nil && set.loaded && len(set.docs) >= threshold {
-			set.ann = buildANN(set.docs)
+		if set.ann == nil && !set.annBuilding && set.loaded && len(set.docs) >= threshold {
+			x.s.startANNBuild(set)
 		}
 		set.mu.Unlock()
+		return nil, false
 	}
 	set.mu.RLock()
 	defer set.mu.RUnlock()
@@ -105,12 +110,93 @@ func (x *Index) searchANN(set *vecSet, query []float32, q lore.IndexQuery, limit
 	return hits, true
 }
 
-// buildANN indexes docs in order, so the same set always builds the same
-// graph.
-func buildANN(docs []vecDoc) *hnsw {
-	h := newHNSW(annM, annEFBuild, uint64(len(docs)))
-	for i := range docs {
-		h.add(docs[i].id, docs[i].unit)
+// annOp is a write to a set made while its index was being built: the
+// document's new vector, or its removal (vec nil).
+type annOp struct {
+	id  string
+	vec []float32
+}
+
+// annReplayInPlace is the number of logged writes the build applies while
+// holding the set's lock; a longer log is applied outside it first, so
+// writes never wait for more than that many insertions.
+const annReplayInPlace = 256
+
+// startANNBuild builds set's HNSW index in a goroutine from a snapshot of
+// its vectors, taken now, under the set's write lock (which the caller
+// holds). Writes to the set meanwhile are logged (vecSet.put and drop);
+// the build applies the log, the last few entries under the set's lock, and
+// installs the index, which from then on follows writes directly. A set
+// cleared meanwhile (annGen) discards the build; closing the Store stops it.
+// A vector's slice is never written after it is cached, so the snapshot
+// shares them.
+func (s *Store) startANNBuild(set *vecSet) {
+	snap := make([]annOp, len(set.docs))
+	for i := range set.docs {
+		snap[i] = annOp{set.docs[i].id, set.docs[i].unit}
 	}
-	return h
+	set.annBuilding, set.annLog = true, nil
+	gen := set.annGen
+	s.annWG.Add(1)
+	go func() {
+		defer s.annWG.Done()
+		if s.annBuildHook != nil {
+			s.annBuildHook()
+		}
+		start := time.Now()
+		h := newHNSW(annM, annEFBuild, uint64(len(snap)))
+		ok := h.apply(snap, s.annStop)
+		for ok {
+			set.mu.Lock()
+			if set.annGen != gen {
+				set.mu.Unlock()
+				return
+			}
+			log := set.annLog
+			set.annLog = nil
+			if len(log) <= annReplayInPlace {
+				h.apply(log, nil)
+				set.ann, set.annBuilding = h, false
+				set.mu.Unlock()
+				s.annBuilds.Add(1)
+				s.annBuildNanos.Add(int64(time.Since(start)))
+				return
+			}
+			set.mu.Unlock()
+			ok = h.apply(log, s.annStop)
+		}
+		// Stopped by Close: nothing will search the set again.
+		set.mu.Lock()
+		if set.annGen == gen {
+			set.annBuilding, set.annLog = false, nil
+		}
+		set.mu.Unlock()
+	}()
+}
+
+// apply inserts (or removes) the logged documents in order. It returns
+// false, leaving the index part-built, when stop is closed first.
+func (h *hnsw) apply(ops []annOp, stop <-chan struct{}) bool {
+	for i, op := range ops {
+		if stop != nil && i%256 == 0 {
+			select {
+			case <-stop:
+				return false
+			default:
+			}
+		}
+		if op.vec == nil {
+			h.remove(op.id)
+		} else {
+			h.add(op.id, op.vec)
+		}
+	}
+	return true
+}
+
+// ANNBuilds returns the number of HNSW indexes the Store has finished
+// building in the background since it was opened, and the time they took
+// together.
+func (s *Store) ANNBuilds() (int64, time.Duration) {
+	return s.annBuilds.Load(), time.Duration(s.annBuildNanos.Load())
 }

@@ -72,6 +72,15 @@ type Store struct {
 	// annEFFactor times the limit is the breadth of an HNSW search (ann.go);
 	// 0: 3. Set by BenchmarkANN's sweep.
 	annEFFactor atomic.Int64
+	// annStop is closed by Close to stop background index builds, and
+	// annWG waits for them; annBuilds and annBuildNanos count the finished
+	// ones (ANNBuilds). annBuildHook, when set by a test, runs at the start
+	// of each build.
+	annStop       chan struct{}
+	annWG         sync.WaitGroup
+	annBuilds     atomic.Int64
+	annBuildNanos atomic.Int64
+	annBuildHook  func()
 
 	// fenceStmt is erasedQuery prepared on the writer (see checkFence).
 	fenceStmt *sql.Stmt
@@ -111,7 +120,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
-	s := &Store{path: path, w: w, now: time.Now, vectors: newVectorCache(), parallelScan: 20000, refs: 1}
+	s := &Store{path: path, w: w, now: time.Now, vectors: newVectorCache(), parallelScan: 20000, refs: 1, annStop: make(chan struct{})}
 	s.annThreshold.Store(DefaultANNThreshold)
 	if err := s.migrate(ctx, math.MaxInt); err != nil {
 		w.Close()
@@ -165,6 +174,8 @@ func (s *Store) release(done *bool) error {
 		return nil
 	}
 	s.closed = true
+	close(s.annStop)
+	s.annWG.Wait()
 	var errs []error
 	if s.r != nil {
 		errs = append(errs, s.r.Close())

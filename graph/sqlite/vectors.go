@@ -112,14 +112,23 @@ type vecSet struct {
 	used  int64        // the cache's tick at the last search; guarded by vectorCache.mu
 
 	// ann is the set's HNSW index once a search found the set at least
-	// Store.annThreshold large (see ann.go); kept in step by put and drop.
-	ann *hnsw
+	// Store.annThreshold large and its background build finished (see
+	// ann.go); kept in step by put and drop. While annBuilding, put and drop
+	// log their writes in annLog for the build to replay; annGen changes
+	// when the set is cleared, so a build of its old contents is dropped.
+	ann         *hnsw
+	annBuilding bool
+	annLog      []annOp
+	annGen      uint64
 }
 
 // put adds or replaces a document.
 func (v *vecSet) put(d vecDoc) {
 	if v.ann != nil {
 		v.ann.add(d.id, d.unit)
+	}
+	if v.annBuilding {
+		v.annLog = append(v.annLog, annOp{d.id, d.unit})
 	}
 	v.bytes.Add(d.size())
 	if i, ok := v.pos[d.id]; ok {
@@ -142,6 +151,9 @@ func (v *vecSet) drop(id string) {
 		if v.ann.dead > v.ann.live() {
 			v.ann = nil // rebuilt by the next search that wants it
 		}
+	}
+	if v.annBuilding {
+		v.annLog = append(v.annLog, annOp{id: id})
 	}
 	v.bytes.Add(-v.docs[i].size())
 	last := len(v.docs) - 1
@@ -309,6 +321,8 @@ func (s *Store) vectorSet(ctx context.Context, key vecKey) (*vecSet, error) {
 	if err := rows.Err(); err != nil {
 		// Leave the set unloaded; the next search retries.
 		set.docs, set.pos, set.ann = nil, map[string]int{}, nil
+		set.annBuilding, set.annLog = false, nil
+		set.annGen++
 		set.bytes.Store(0)
 		return nil, err
 	}
