@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
 	"github.com/lore-memory/lore"
@@ -51,12 +50,16 @@ func (m *Main) importFile(ctx context.Context, args []string) error {
 	infer := fs.Bool("infer", true, "extract facts; false stores the messages verbatim as memories")
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	keepGoing := fs.Bool("keep-going", false, "import the remaining batches when one fails, and report the failures at the end")
+	progress := fs.String("progress", "auto", "report messages done, rate and ETA on stderr: auto (when stderr is a terminal), always or never")
 	if err := parse(fs, args, e); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
 		return errUsage
+	}
+	if *progress != "auto" && *progress != "always" && *progress != "never" {
+		return lore.Errorf(lore.EINVALID, "--progress %q: want auto, always or never", *progress)
 	}
 	data, err := m.readInput(fs.Arg(0))
 	if err != nil {
@@ -80,7 +83,7 @@ func (m *Main) importFile(ctx context.Context, args []string) error {
 	if err := svc.CheckEmbedder(ctx); err != nil {
 		return err
 	}
-	sum, err := m.runImport(ctx, svc, batches, *keepGoing)
+	sum, err := m.runImport(ctx, svc, batches, *keepGoing, *progress)
 	if err != nil {
 		return err
 	}
@@ -127,32 +130,30 @@ func (m *Main) readInput(path string) ([]byte, error) {
 }
 
 // runImport adds the batches in order, so later sessions supersede earlier
-// ones, with a progress bar on a terminal. A failed batch stops the import
-// unless keepGoing, which records it in the summary instead.
-func (m *Main) runImport(ctx context.Context, svc *ingest.Service, batches []importBatch, keepGoing bool) (importSummary, error) {
+// ones, reporting progress on stderr as the progress flag says (auto: on a
+// terminal). A failed batch stops the import unless keepGoing, which
+// records it in the summary instead.
+func (m *Main) runImport(ctx context.Context, svc *ingest.Service, batches []importBatch, keepGoing bool, progress string) (importSummary, error) {
 	sum := importSummary{Events: map[string]int{}}
 	total := 0
 	for _, b := range batches {
 		total += len(b.Req.Messages)
 	}
-	bar := progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(m.Stderr),
-		progressbar.OptionSetVisibility(isTerminal(m.Stderr) && len(batches) > 1),
-		progressbar.OptionSetDescription("importing"),
-		progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetItsString("msg"),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionClearOnFinish())
+	tty := isTerminal(m.Stderr)
+	var w io.Writer
+	if progress == "always" || progress == "auto" && tty {
+		w = m.Stderr
+	}
+	bar := newImportProgress(w, tty, total, time.Now)
 	scopes := map[lore.Scope]bool{}
 	for i, b := range batches {
 		res, err := svc.Add(ctx, b.Req)
 		if err != nil && (!keepGoing || ctx.Err() != nil) {
-			_ = bar.Exit()
+			bar.stop()
 			return sum, fmt.Errorf("import %s (batch %d of %d; the batches before it are stored): %w", b.Where, i+1, len(batches), err)
 		} else if err != nil {
 			sum.Failed = append(sum.Failed, b.Where+": "+message(err))
-			_ = bar.Add(len(b.Req.Messages))
+			bar.add(len(b.Req.Messages))
 			continue
 		}
 		scopes[b.Req.Scope.WithDefaults()] = true
@@ -165,9 +166,9 @@ func (m *Main) runImport(ctx context.Context, svc *ingest.Service, batches []imp
 		for _, ev := range res.Events {
 			sum.Events[string(ev.Type)+" "+string(ev.Event)]++
 		}
-		_ = bar.Add(len(b.Req.Messages))
+		bar.add(len(b.Req.Messages))
 	}
-	_ = bar.Finish()
+	bar.finish()
 	sum.Scopes = len(scopes)
 	return sum, nil
 }
