@@ -132,6 +132,9 @@ func (s *Service) extractBatch(ctx context.Context, scope lore.Scope, eps []*lor
 // candidates finds the existing entities a batch may mention — by name or
 // alias among the text's word n-grams, and, with an embedder, the entities
 // of the facts nearest to the text — and the current facts about them.
+// With Config.SkipNearestWhenNamed, a batch that names an entity other
+// than the user skips the nearest facts: one embedding of the batch's text
+// (up to the model's 256 tokens) and one vector search fewer.
 func (s *Service) candidates(ctx context.Context, scope lore.Scope, eps []*lore.Episode) ([]*lore.Entity, []*lore.Fact, error) {
 	cfg := s.cfg()
 	ns := scope.Namespace()
@@ -157,7 +160,7 @@ func (s *Service) candidates(ctx context.Context, scope lore.Scope, eps []*lore.
 		}
 	}
 	var seedFacts []*lore.Fact
-	if s.Embedder != nil {
+	if s.Embedder != nil && !(cfg.SkipNearestWhenNamed && namesOther(found)) {
 		vecs, err := s.embed(ctx, []string{text.String()})
 		if err != nil {
 			return nil, nil, err
@@ -246,6 +249,17 @@ func (s *Service) candidates(ctx context.Context, scope lore.Scope, eps []*lore.
 		}
 	}
 	return ents, facts, nil
+}
+
+// namesOther reports whether the entities found by name include one that
+// is not the user.
+func namesOther(found map[string]*lore.Entity) bool {
+	for _, e := range found {
+		if e.Type != lore.UserEntityType {
+			return true
+		}
+	}
+	return false
 }
 
 // ngrams returns the distinct normalized word n-grams of text, n from 1 to

@@ -31,6 +31,22 @@ func (s *Service) IndexEpisodes(ctx context.Context, eps []*lore.Episode) error 
 	return s.upsert(ctx, episodeDocs(eps, prev, nil))
 }
 
+// indexEpisodeText indexes episodes for text search only, without
+// vectors, as an Add that queues their extraction leaves them: the job
+// embeds each episode's key once, when the key holds its facts, instead
+// of once now and again then.
+func (s *Service) indexEpisodeText(ctx context.Context, eps []*lore.Episode) error {
+	prev, err := s.previousTurns(ctx, eps)
+	if err != nil {
+		return err
+	}
+	docs := episodeDocs(eps, prev, nil)
+	if err := s.Index.Upsert(ctx, docs); err != nil {
+		return fmt.Errorf("ingest: index upsert: %w", err)
+	}
+	return s.checkIndexFence(ctx, docs)
+}
+
 // previousTurns finds the turn before each episode in its conversation,
 // for its index key: the episode before it in eps when eps run in time
 // order, otherwise (and for the first of each run) the store's.

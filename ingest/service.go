@@ -77,6 +77,12 @@ type Config struct {
 	MaxCandidateFacts    int
 	// MaxNGram is the longest word n-gram looked up as an entity name.
 	MaxNGram int
+	// SkipNearestWhenNamed leaves out the nearest-facts vector search of a
+	// batch's candidates (embedding the batch's text and searching the
+	// user's fact vectors) when the batch names an entity other than the
+	// user by name or alias: those entities and their facts are then the
+	// candidates (see candidates).
+	SkipNearestWhenNamed bool
 	// EntitySimilarity is the cosine similarity of name embeddings above
 	// which an extracted entity is taken to be an existing one of the same
 	// type.
@@ -389,10 +395,15 @@ func (s *Service) Add(ctx context.Context, req AddRequest) (*AddResult, error) {
 	// them leaves a job behind that finishes the work, so nothing the
 	// caller said is lost even when the embedder or the model is down.
 	var idxErr error
-	if !req.Infer || !req.Sync {
-		// A sync extraction indexes the episodes, with their facts, as
-		// it finishes; indexing them here as well would only cost time.
+	switch {
+	case !req.Infer:
 		idxErr = s.IndexEpisodes(ctx, eps)
+	case !req.Sync:
+		// Searchable by their words now; the extract job embeds each
+		// episode once, with its facts (or, if extraction fails, without).
+		// A sync extraction indexes the episodes, with their facts, as it
+		// finishes; indexing them here as well would only cost time.
+		idxErr = s.indexEpisodeText(ctx, eps)
 	}
 	switch {
 	case !req.Infer:
