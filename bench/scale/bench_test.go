@@ -297,11 +297,17 @@ type dataset struct {
 	embeddedOnly bool
 }
 
+// million is the 1M-facts-over-10k-users case, run only with
+// LORE_SCALE_1M=1: at the 404 facts/s BenchmarkIngestFacts measured on 2
+// cores, building it takes about 40 minutes (once; the file is cached).
+var million = dataset{"1M-facts-x-10k-users", scale.Spec{Users: 10_000, FactsPerUser: 100, Seed: seed}, true}
+
 // BenchmarkSearch measures retrieve.Pipeline.Search latency, p50 and p95,
 // per backend and dataset, with the default pipeline without an embedder
 // (BM25 + graph + entity expansion + temporal + context) and with the
 // hashed embedder's fixed vectors (adding the dense signal). Queries are
-// asked of random users of the dataset in a fixed order.
+// asked of random users of the dataset in a fixed order. LORE_SCALE_1M=1
+// adds the 1M-facts case (embedded store only).
 //
 //	go test ./bench/scale -run '^$' -bench Search -benchtime 200x -timeout 2h
 func BenchmarkSearch(b *testing.B) {
@@ -309,6 +315,9 @@ func BenchmarkSearch(b *testing.B) {
 		{"10k-facts-1-user", scale.Spec{Users: 1, FactsPerUser: 10_000, Seed: seed}, false},
 		{"100-facts-x-1000-users", scale.Spec{Users: 1000, FactsPerUser: 100, Seed: seed}, false},
 		{"100k-facts-1-user", scale.Spec{Users: 1, FactsPerUser: 100_000, Seed: seed}, true},
+	}
+	if os.Getenv("LORE_SCALE_1M") != "" {
+		datasets = append(datasets, million)
 	}
 	forBackends(b, func(b *testing.B, be backend) {
 		for _, ds := range datasets {
