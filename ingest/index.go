@@ -154,10 +154,11 @@ func (s *Service) Reindex(ctx context.Context, scope lore.Scope) (int, error) {
 		return 0, err
 	}
 	// An erase of the scope meanwhile refuses (or takes back) the rest.
-	ctx, err := s.fence(ctx, scope)
+	ctx, cancelFence, err := s.fence(ctx, scope)
 	if err != nil {
 		return 0, err
 	}
+	defer cancelFence()
 	const page = 500
 	total := 0
 	// Episode keys include the sentences of their facts; only the text is

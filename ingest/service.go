@@ -342,9 +342,11 @@ func (s *Service) Add(ctx context.Context, req AddRequest) (*AddResult, error) {
 		return nil, err
 	}
 	// An erase of the scope while this runs refuses what is left of it.
-	if ctx, err = s.fence(ctx, scope); err != nil {
+	ctx, cancelFence, err := s.fence(ctx, scope)
+	if err != nil {
 		return nil, err
 	}
+	defer cancelFence()
 	if req.Infer && !req.Sync {
 		if err := s.admit(ctx, scope.TenantID); err != nil {
 			return nil, err

@@ -83,11 +83,19 @@ type Sweeper struct {
 	Now    func() time.Time
 	Batch  int          // memories per store call; 0 means 500
 	Logger *slog.Logger // nil: slog.Default()
+	// Erasures, when set, has each pass prune the records of erases older
+	// than ErasureHorizon (0 means lore.ErasureHorizon; less than
+	// lore.FenceMaxAge is refused, since a fenced writer may still need
+	// them).
+	Erasures       lore.ErasurePruner
+	ErasureHorizon time.Duration
 }
 
-// Report counts what one pass did, per tenant.
+// Report counts what one pass did, per tenant, and the erasure records it
+// pruned (of every tenant).
 type Report struct {
-	Tenants map[string]*Counts `json:"tenants"`
+	Tenants        map[string]*Counts `json:"tenants"`
+	ErasuresPruned int                `json:"erasures_pruned"`
 }
 
 // Counts is what a pass removed in one tenant.
@@ -173,7 +181,35 @@ func (s *Sweeper) Sweep(ctx context.Context) (*Report, error) {
 			}
 		}
 	}
+	if err := s.pruneErasures(ctx, rep, now); err != nil {
+		return rep, s.finish(ctx, rep, err)
+	}
 	return rep, s.finish(ctx, rep, nil)
+}
+
+// pruneErasures removes the records of erases older than the horizon. They
+// hold ids, never content, but they name who was erased; past the horizon
+// no writer that they could refuse is still running (lore.FenceMaxAge).
+func (s *Sweeper) pruneErasures(ctx context.Context, rep *Report, now time.Time) error {
+	if s.Erasures == nil {
+		return nil
+	}
+	horizon := s.ErasureHorizon
+	if horizon == 0 {
+		horizon = lore.ErasureHorizon
+	}
+	if horizon < lore.FenceMaxAge {
+		return lore.Errorf(lore.EINVALID, "the erasure horizon %v is shorter than lore.FenceMaxAge (%v)", horizon, lore.FenceMaxAge)
+	}
+	n, err := s.Erasures.PruneErasures(ctx, now.Add(-horizon))
+	if err != nil {
+		return fmt.Errorf("retention: prune erasures: %w", err)
+	}
+	rep.ErasuresPruned += n
+	if n > 0 {
+		s.logger().InfoContext(ctx, "retention pass: erasure records pruned", slog.Int("erasures", n), slog.Duration("horizon", horizon))
+	}
+	return nil
 }
 
 // unindex deletes the index documents of what a store call removed and

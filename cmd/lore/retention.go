@@ -30,6 +30,7 @@ func startRetention(ctx context.Context, srv *api.Server, interval time.Duration
 		return done, lore.Errorf(lore.EUNAVAILABLE, "this graph store cannot enforce retention; start with --retention-interval 0")
 	}
 	sw := &retention.Sweeper{Store: rs, Meta: srv.Store, Index: srv.Index, Audit: srv.Audit, Logger: log}
+	sw.Erasures, _ = srv.Store.(lore.ErasurePruner)
 	go func() {
 		defer close(done)
 		_ = sw.Run(ctx, interval)
@@ -98,6 +99,7 @@ func (m *Main) retentionCmd(ctx context.Context, args []string) error {
 		return lore.Errorf(lore.EUNAVAILABLE, "this graph store cannot enforce retention")
 	}
 	sw := &retention.Sweeper{Store: rs, Meta: b.Store, Index: b.Index, Audit: alog, Logger: m.quietLogger()}
+	sw.Erasures, _ = b.Store.(lore.ErasurePruner)
 	rep, err := sw.Sweep(ctx)
 	if err != nil {
 		return err
