@@ -141,6 +141,11 @@ func (s *Service) upsert(ctx context.Context, docs []lore.IndexDoc) error {
 		if err := s.checkIndexFence(ctx, batch); err != nil {
 			return err
 		}
+		ids := make([]string, len(batch))
+		for i, d := range batch {
+			ids[i] = d.ID
+		}
+		s.ack(ctx, ids)
 	}
 	return nil
 }
