@@ -34,7 +34,8 @@ func (x *Index) ListDocs(ctx context.Context, scope lore.Scope, cursor string, l
 	}
 	var out []lore.IndexDoc
 	for len(out) < limit {
-		page, last, err := x.listPage(ctx, class, scope.TenantID, after, limit)
+		n := limit - len(out)
+		page, last, err := x.listPage(ctx, class, scope.TenantID, after, n)
 		if err != nil {
 			return nil, "", err
 		}
@@ -44,11 +45,8 @@ func (x *Index) ListDocs(ctx context.Context, scope lore.Scope, cursor string, l
 			}
 		}
 		switch {
-		case len(page) == limit:
+		case len(page) == n:
 			after = last
-			if len(out) >= limit {
-				return out, class + ":" + after, nil
-			}
 		case class == FactCollection:
 			class, after = EpisodeCollection, ""
 		default:
