@@ -134,7 +134,13 @@ func TestOutboxAfterIndexFaultNeo4jWeaviate(t *testing.T) {
 		t.Fatalf("weaviate.Open: %v", err)
 	}
 	t.Cleanup(func() { idx.Close() })
-	runOutboxFault(t, st, idx, idx, wvLink.cut, wvLink.restore)
+	// The doctor reads the index directly, not through the link.
+	direct, err := weaviate.Open(ctx, weaviate.Config{URL: weaviateURL})
+	if err != nil {
+		t.Fatalf("weaviate.Open: %v", err)
+	}
+	t.Cleanup(func() { direct.Close() })
+	runOutboxFault(t, st, direct, idx, wvLink.cut, wvLink.restore)
 }
 
 // runOutboxFault cuts the index in the middle of a sync add, then, with it

@@ -15,13 +15,14 @@ var (
 	_ lore.TenantLister = (*Store)(nil)
 )
 
-// outboxSeq returns a random positive id for an outbox entry: a counter
-// would put every write of every tenant behind one lock. Entries are
-// taken in creation order; the seq only names them.
+// outboxSeq returns a random positive base for the ids of one write's
+// outbox entries, with room for 2^20 of them in order: a counter would put
+// every write of every tenant behind one lock. Entries are taken in
+// creation order, then by seq.
 func outboxSeq() int64 {
 	var b [8]byte
 	_, _ = rand.Read(b[:])
-	return int64(binary.BigEndian.Uint64(b[:]) >> 1)
+	return int64(binary.BigEndian.Uint64(b[:])>>1) &^ (1<<20 - 1)
 }
 
 // outbox records entries in r's transaction, the one of the change they
@@ -34,13 +35,14 @@ func (r txRunner) outbox(entries ...lore.OutboxEntry) error {
 	now := r.s.now().UTC()
 	tag := lore.OutboxTag(r.ctx)
 	rows := make([]map[string]any, len(entries))
+	base := outboxSeq()
 	for i, e := range entries {
 		docs := e.DocIDs
 		if docs == nil {
 			docs = []string{}
 		}
 		rows[i] = map[string]any{
-			"seq": outboxSeq(), "tenant_id": e.Scope.TenantID, "user_id": e.Scope.UserID, "agent_id": e.Scope.AgentID,
+			"seq": base + int64(i), "tenant_id": e.Scope.TenantID, "user_id": e.Scope.UserID, "agent_id": e.Scope.AgentID,
 			"run_id": e.Scope.RunID, "kind": string(e.Kind), "memory_id": e.MemoryID, "doc_ids": docs, "tag": tag,
 			"attempts": int64(0), "next_at": now.Add(lore.OutboxGrace), "last_error": "", "created_at": now,
 		}
