@@ -141,3 +141,24 @@ func AckIndexed(ctx context.Context, store any, docIDs []string) error {
 	}
 	return ob.AckOutbox(ctx, tag, ids)
 }
+
+type outboxAckKey struct{}
+
+// WithOutboxAck returns a context under which an index that lives in the
+// store (the embedded one) deletes, in the transaction of its write, the
+// outbox entries of ctx's tag for these memory ids: their documents are
+// all in that write or written before. AckOutbox afterwards then finds
+// nothing to do.
+func WithOutboxAck(ctx context.Context, memoryIDs []string) context.Context {
+	return context.WithValue(ctx, outboxAckKey{}, memoryIDs)
+}
+
+// OutboxAck returns the tag and memory ids of WithOutboxAck, or "" and nil.
+func OutboxAck(ctx context.Context) (string, []string) {
+	ids, _ := ctx.Value(outboxAckKey{}).([]string)
+	tag := OutboxTag(ctx)
+	if tag == "" || len(ids) == 0 {
+		return "", nil
+	}
+	return tag, ids
+}

@@ -124,6 +124,16 @@ func (s *Store) AckOutbox(ctx context.Context, tag string, memoryIDs []string) e
 	if tag == "" || len(memoryIDs) == 0 {
 		return nil
 	}
+	// Usually the index write has deleted them in its own transaction
+	// (lore.WithOutboxAck): then no write transaction, and no sync, is
+	// spent.
+	var n int
+	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM outbox WHERE tag = ?`, tag).Scan(&n); err != nil {
+		return wrap("ack outbox", err)
+	}
+	if n == 0 {
+		return nil
+	}
 	err := s.write(lore.WithoutFence(ctx), func(tx *sql.Tx) error { return ackOutbox(ctx, tx, tag, memoryIDs) })
 	return wrap("ack outbox", err)
 }
