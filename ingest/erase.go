@@ -92,13 +92,17 @@ func (s *Service) Erase(ctx context.Context, scope lore.Scope) (lore.DeleteStats
 		}
 	}
 	s.runningMu.Unlock()
+	ctx = Tagged(ctx)
 	stats, err := s.Store.DeleteScope(ctx, scope)
 	if err != nil {
 		return stats, fmt.Errorf("ingest: erase store: %w", err)
 	}
+	// On failure the store's outbox entry of the erase deletes the
+	// documents later; the erase still reports it.
 	if err := s.Index.DeleteScope(ctx, scope); err != nil {
 		return stats, fmt.Errorf("ingest: erase index: %w", err)
 	}
+	s.ack(ctx, []string{""})
 	if f, ok := s.Extractor.(lore.Forgetter); ok {
 		if err := f.Forget(ctx, scope); err != nil {
 			return stats, fmt.Errorf("ingest: erase extractor cache: %w", err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/retrieve"
@@ -120,8 +121,21 @@ func (s *Service) upsert(ctx context.Context, docs []lore.IndexDoc) error {
 		return nil
 	}
 	n := s.cfg().EmbedBatchSize
+	// A memory's entries are acknowledged with the batch that holds its
+	// last document (an episode's passages may span batches).
+	last := make(map[string]int, len(docs))
+	for i, d := range docs {
+		last[lore.OutboxMemoryID(d.ID)] = i
+	}
 	for start := 0; start < len(docs); start += n {
-		batch := docs[start:min(start+n, len(docs))]
+		end := min(start+n, len(docs))
+		batch := docs[start:end]
+		var done []string
+		for _, d := range batch {
+			if m := lore.OutboxMemoryID(d.ID); last[m] < end && !slices.Contains(done, m) {
+				done = append(done, m)
+			}
+		}
 		if s.Embedder != nil {
 			texts := make([]string, len(batch))
 			for i, d := range batch {
@@ -135,12 +149,13 @@ func (s *Service) upsert(ctx context.Context, docs []lore.IndexDoc) error {
 				batch[i].Vector = vecs[i]
 			}
 		}
-		if err := s.Index.Upsert(ctx, batch); err != nil {
+		if err := s.Index.Upsert(lore.WithOutboxAck(ctx, done), batch); err != nil {
 			return fmt.Errorf("ingest: index upsert: %w", err)
 		}
 		if err := s.checkIndexFence(ctx, batch); err != nil {
 			return err
 		}
+		s.ack(ctx, done)
 	}
 	return nil
 }

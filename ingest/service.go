@@ -341,6 +341,7 @@ func (s *Service) Add(ctx context.Context, req AddRequest) (*AddResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	ctx = Tagged(ctx)
 	// An erase of the scope while this runs refuses what is left of it.
 	ctx, cancelFence, err := s.fence(ctx, scope)
 	if err != nil {

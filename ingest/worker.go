@@ -275,6 +275,7 @@ func (s *Service) runExtractJob(ctx context.Context, job *lore.Job) ([]lore.Memo
 	if job.Kind != JobKindExtract && job.Kind != JobKindIndex {
 		return nil, lore.Errorf(lore.EINVALID, "job kind %q is unknown", job.Kind)
 	}
+	ctx = Tagged(ctx)
 	if len(job.EpisodeIDs) == 0 {
 		return nil, nil
 	}

@@ -145,6 +145,7 @@ func (r *Report) tenant(id string) *Counts {
 func (s *Sweeper) Sweep(ctx context.Context) (*Report, error) {
 	rep := &Report{Tenants: map[string]*Counts{}}
 	now := s.now()
+	ctx = lore.WithOutboxTag(ctx, lore.NewOutboxTag())
 	for {
 		swept, err := s.Store.SweepExpired(ctx, now, s.batch())
 		if err != nil {
@@ -235,6 +236,10 @@ func (s *Sweeper) unindex(ctx context.Context, rep *Report, sw lore.Swept, rawTe
 	for sc, list := range ids {
 		if err := s.Index.Delete(ctx, sc, list); err != nil {
 			return fmt.Errorf("retention: delete index documents: %w", err)
+		}
+		// The store's outbox entries of the sweep are done.
+		if err := lore.AckIndexed(ctx, s.Store, list); err != nil {
+			return fmt.Errorf("retention: %w", err)
 		}
 		rep.tenant(sc.TenantID).IndexDel += len(list)
 	}

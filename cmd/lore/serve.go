@@ -173,6 +173,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	defer stopWorkers()
 	workersDone := make(chan error, 1)
 	go func() { workersDone <- svc.RunWorkers(workerCtx) }()
+	outboxDone := startOutbox(workerCtx, b.Store, svc, log)
 	retentionDone, err := startRetention(workerCtx, srv, cfg.security.RetentionInterval, log)
 	if err != nil {
 		_ = ln.Close()
@@ -210,6 +211,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	}
 	stopWorkers()
 	<-retentionDone
+	<-outboxDone
 	if workersRunning {
 		if err := <-workersDone; err != nil && !errors.Is(err, context.Canceled) {
 			runErr = errors.Join(runErr, fmt.Errorf("workers: %w", err))

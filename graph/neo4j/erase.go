@@ -47,6 +47,11 @@ func (s *Store) recordErasure(ctx context.Context, scope lore.Scope) (int64, err
 		if err != nil {
 			return 0, err
 		}
+		// The index documents go too, by the erase itself or, if that
+		// fails, by the outbox worker.
+		if err := r.outbox(lore.OutboxEntry{Scope: scope, Kind: lore.KindScope}); err != nil {
+			return 0, err
+		}
 		seq, _ := recs[0].Get("seq")
 		return seq.(int64), nil
 	})

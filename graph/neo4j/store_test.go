@@ -60,3 +60,7 @@ func TestProfile(t *testing.T) {
 func TestFeedback(t *testing.T) {
 	storetest.RunFeedback(t, "neo4j", func(tb testing.TB) storetest.FeedbackBackend { return mustOpen(tb) })
 }
+
+func TestOutbox(t *testing.T) {
+	storetest.RunOutbox(t, "neo4j", func(tb testing.TB) storetest.OutboxStore { return mustOpen(tb) })
+}

@@ -249,3 +249,8 @@ func TestProfile(t *testing.T) {
 func TestFeedback(t *testing.T) {
 	storetest.RunFeedback(t, "sqlite", func(tb testing.TB) storetest.FeedbackBackend { return mustOpen(tb) })
 }
+
+func TestOutbox(t *testing.T) {
+	storetest.RunOutbox(t, "sqlite", func(tb testing.TB) storetest.OutboxStore { return mustOpen(tb) })
+	storetest.RunIndexLister(t, "sqlite", func(tb testing.TB) lore.Index { return mustIndex(tb) })
+}
