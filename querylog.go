@@ -88,3 +88,13 @@ type TenantProfiles interface {
 	// the tenant, by user id.
 	TenantProfileEntries(ctx context.Context, tenantID string) (map[string][]ProfileEntry, error)
 }
+
+// QuerySignal is what batch inference read in a user's logged queries: a
+// profile key and value, how sure, and which of the queries it was given
+// (indexes) show it.
+type QuerySignal struct {
+	Key        string  `json:"key"`
+	Value      string  `json:"value"`
+	Confidence float64 `json:"confidence"`
+	Queries    []int   `json:"queries"`
+}
