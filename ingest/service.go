@@ -89,6 +89,9 @@ type Config struct {
 	// NoProfile stops feeding users' profiles (lore.ProfileStore) from
 	// their messages, extracted facts and searches (profile.go).
 	NoProfile bool
+	// QueryLogBatch is how many pending logged queries of a user start a
+	// batch profile inference job; 0 means DefaultQueryLogBatch.
+	QueryLogBatch int
 }
 
 // DefaultConfig returns the defaults: four workers, two jobs per tenant at a
@@ -178,6 +181,13 @@ type Service struct {
 	// Observer is told of each job enqueued and each run settled (the
 	// /metrics queue counters); nil: nobody.
 	Observer JobObserver
+	// QueryLogDays says how many days a tenant's searches stay in its
+	// users' query logs (retention.Policy's QueryLogDays); nil or 0: none
+	// are kept (querylog.go).
+	QueryLogDays func(ctx context.Context, tenantID string) (int, error)
+	// ProfileInferrer reads the query logs in batches (extract/llm); nil:
+	// no batch inference.
+	ProfileInferrer ProfileInferrer
 
 	// wake tells idle workers that Add enqueued a job, so they need not wait
 	// for the next poll.
@@ -238,6 +248,9 @@ const (
 	// JobKindProfile writes the profile entries a search's query showed
 	// (InferProfileFromQuery).
 	JobKindProfile = "profile"
+	// JobKindProfileBatch reads a user's pending logged queries with the
+	// ProfileInferrer (querylog.go).
+	JobKindProfileBatch = "profile_batch"
 )
 
 // validRole reports whether Add accepts a message role.

@@ -272,6 +272,9 @@ func (s *Service) runExtractJob(ctx context.Context, job *lore.Job) ([]lore.Memo
 	if job.Kind == JobKindProfile {
 		return s.runProfileJob(ctx, job)
 	}
+	if job.Kind == JobKindProfileBatch {
+		return s.runProfileBatchJob(ctx, job) // querylog.go
+	}
 	if job.Kind != JobKindExtract && job.Kind != JobKindIndex {
 		return nil, lore.Errorf(lore.EINVALID, "job kind %q is unknown", job.Kind)
 	}

@@ -146,6 +146,9 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	if err := configurePipeline(search, *retrieval, *intent, cfg.backendConfig); err != nil {
 		return err
 	}
+	if err := wireProfile(svc, search, b.Store, cfg.backendConfig); err != nil { // profile_flags.go
+		return err
+	}
 	srv := &api.Server{
 		Store: b.Store, Index: b.Index, Ingest: svc, Search: search, Embedder: b.Embedder,
 		Logger: log, Version: version, MaxBodyBytes: int64(cfg.MaxBodyBytes),

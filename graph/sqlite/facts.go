@@ -615,6 +615,9 @@ func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteS
 		if err := deleteScopeProfile(ctx, tx, scope); err != nil {
 			return err
 		}
+		if err := deleteScopeQueryLog(ctx, tx, scope); err != nil { // querylog.go
+			return err
+		}
 		_, err = deleteFeedback(ctx, tx, scope, true) // feedback.go
 		return err
 	})
