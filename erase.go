@@ -2,6 +2,8 @@ package lore
 
 import (
 	"context"
+	"errors"
+	"time"
 )
 
 // ErrScopeErased is returned by a fenced write (see WithFence) when the
@@ -40,6 +42,35 @@ func WithoutFence(ctx context.Context) context.Context {
 func FenceFrom(ctx context.Context) (Fence, bool) {
 	f, ok := ctx.Value(fenceKey{}).(Fence)
 	return f, ok
+}
+
+// FenceMaxAge bounds how long a fenced writer may go on writing: the
+// context a fence is taken in (ingest's jobs, adds and reindexes) ends
+// after it, with ErrFenceExpired as its cause. It is what makes pruning
+// erasure records safe: a writer whose fence predates an erasure must find
+// that erasure when it checks, so no record is pruned before every such
+// writer has ended (ErasureHorizon).
+const FenceMaxAge = 24 * time.Hour
+
+// ErasureHorizon is how old a finished erasure record must be before it is
+// pruned (ErasurePruner): well past FenceMaxAge, so no fenced writer that
+// started before the erase is still running, and past a job's lease (30 s
+// by default) and retry window (each run of a job reads a fresh fence).
+const ErasureHorizon = 7 * 24 * time.Hour
+
+// ErrFenceExpired is the cause with which a fenced context ends once it is
+// FenceMaxAge old. A job that meets it fails its run and runs again later
+// under a fresh fence.
+var ErrFenceExpired = errors.New("the erase fence of this work is older than lore.FenceMaxAge")
+
+// ErasurePruner is implemented by stores whose erasure records can be
+// pruned (graph/sqlite and graph/neo4j; storetest's Erase tests cover
+// both). PruneErasures removes the records of finished erases recorded
+// before before, never one still in progress, and returns how many it
+// removed; EraseSeq and the fence checks stay correct without them, since
+// no writer that could be refused by them is still running (ErasureHorizon).
+type ErasurePruner interface {
+	PruneErasures(ctx context.Context, before time.Time) (int, error)
 }
 
 // Erasure is the record an erase leaves (EraseStore): which scope was erased,

@@ -11,8 +11,13 @@ import (
 // facts, as "extract facts, discard raw text" asks. Verbatim memories
 // (infer:false) are memories in their own right and keep their text; they
 // end only with their ExpiresAt.
+//
+// QueryLogDays > 0 keeps the tenant's searches in their users' query logs
+// (QueryLogStore) for that many days, for the LLM's batch profile
+// inference; 0, the default, keeps none.
 type RetentionPolicy struct {
-	RawTextDays int `json:"raw_text_days"`
+	RawTextDays  int `json:"raw_text_days"`
+	QueryLogDays int `json:"query_log_days"`
 }
 
 // Swept is what one retention pass removed: the episodes and facts as they

@@ -516,6 +516,9 @@ func (s *Server) updateMemory(c *gin.Context) {
 // changeEpisode updates an episode's content or metadata and indexes it
 // anew.
 func (s *Server) changeEpisode(ctx context.Context, scope lore.Scope, ep *lore.Episode, text *string, md map[string]any) (*lore.Episode, error) {
+	// The store records the index change in its outbox; a failure to make
+	// it here is left to the outbox worker (ingest.IndexLater).
+	ctx = ingest.Tagged(ctx)
 	updated, err := s.Store.UpdateEpisode(ctx, scope, ep.ID, lore.EpisodeUpdate{Content: text, Metadata: md, Actor: apiActor, Reason: "updated through the API"})
 	if err != nil {
 		return nil, err
@@ -524,10 +527,11 @@ func (s *Server) changeEpisode(ctx context.Context, scope lore.Scope, ep *lore.E
 	// every document the episode may have goes before it is indexed anew.
 	stale := append(ingest.EpisodeDocIDs(ep), ingest.EpisodeDocIDs(updated)...)
 	slices.Sort(stale)
-	if err := s.Index.Delete(ctx, scope, slices.Compact(stale)); err != nil {
-		return nil, fmt.Errorf("api: unindex episode %s: %w", updated.ID, err)
+	err = s.Index.Delete(ctx, scope, slices.Compact(stale))
+	if err == nil {
+		err = s.Ingest.IndexEpisodes(ctx, []*lore.Episode{updated})
 	}
-	if err := s.Ingest.IndexEpisodes(ctx, []*lore.Episode{updated}); err != nil {
+	if err := s.Ingest.IndexLater(ctx, err); err != nil {
 		return nil, fmt.Errorf("api: reindex episode %s: %w", updated.ID, err)
 	}
 	return updated, nil
@@ -562,6 +566,7 @@ func (s *Server) removeMemory(ctx context.Context, scope lore.Scope, id string) 
 	if err != nil {
 		return "", err
 	}
+	ctx = ingest.Tagged(ctx)
 	kind := lore.KindEpisode
 	docs := []string{id}
 	if f != nil {
@@ -576,7 +581,12 @@ func (s *Server) removeMemory(ctx context.Context, scope lore.Scope, id string) 
 	}
 	// The store is the record of truth: search hydrates from it and drops
 	// ids it no longer holds, so a failure here leaves no visible memory.
-	if err := s.Index.Delete(ctx, scope, docs); err != nil {
+	// The store's outbox entry deletes the documents later if this fails.
+	err = s.Index.Delete(ctx, scope, docs)
+	if err == nil {
+		err = lore.AckIndexed(ctx, s.Store, docs)
+	}
+	if err := s.Ingest.IndexLater(ctx, err); err != nil {
 		return "", fmt.Errorf("api: unindex %s: %w", id, err)
 	}
 	return kind, nil

@@ -41,6 +41,9 @@ func addExpiry(at, date string, now time.Time) (*time.Time, error) {
 type retentionBody struct {
 	TenantID    string `json:"tenant_id"`
 	RawTextDays *int   `json:"raw_text_days"`
+	// QueryLogDays keeps the tenant's searches that many days for batch
+	// profile inference (0: none); absent from a PUT: unchanged.
+	QueryLogDays *int `json:"query_log_days,omitempty"`
 }
 
 // getRetention serves GET /v1/retention: the caller's tenant's policy
@@ -56,7 +59,7 @@ func (s *Server) getRetention(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, retentionBody{TenantID: tenant, RawTextDays: &p.RawTextDays})
+	c.JSON(http.StatusOK, retentionBody{TenantID: tenant, RawTextDays: &p.RawTextDays, QueryLogDays: &p.QueryLogDays})
 }
 
 // putRetention serves PUT /v1/retention: sets how many days the tenant's
@@ -76,11 +79,20 @@ func (s *Server) putRetention(c *gin.Context) {
 		s.writeError(c, lore.Errorf(lore.EINVALID, "raw_text_days is required"))
 		return
 	}
-	p := lore.RetentionPolicy{RawTextDays: *req.RawTextDays}
+	p, err := retention.Policy(c.Request.Context(), s.Store, tenant)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	p.RawTextDays = *req.RawTextDays
+	if req.QueryLogDays != nil {
+		p.QueryLogDays = *req.QueryLogDays
+	}
 	if err := retention.SetPolicy(c.Request.Context(), s.Store, tenant, p); err != nil {
 		s.writeError(c, err)
 		return
 	}
-	s.record(c, audit.Event{TenantID: tenant, Action: lore.AuditRetentionSet, Detail: map[string]string{"raw_text_days": strconv.Itoa(p.RawTextDays)}})
-	c.JSON(http.StatusOK, retentionBody{TenantID: tenant, RawTextDays: &p.RawTextDays})
+	s.record(c, audit.Event{TenantID: tenant, Action: lore.AuditRetentionSet, Detail: map[string]string{
+		"raw_text_days": strconv.Itoa(p.RawTextDays), "query_log_days": strconv.Itoa(p.QueryLogDays)}})
+	c.JSON(http.StatusOK, retentionBody{TenantID: tenant, RawTextDays: &p.RawTextDays, QueryLogDays: &p.QueryLogDays})
 }

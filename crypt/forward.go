@@ -7,10 +7,13 @@ import (
 	"github.com/lore-memory/lore"
 )
 
-// The stores' other ports pass through the encryption layer unsealed, so
-// that a server with a master key keeps its profile, ranking signals,
-// directory and queue features. What they hold is not sealed yet (README,
-// Known gaps): profile values, verdicts and usage rows are in the clear.
+// The stores' other ports pass through the encryption layer, so that a
+// server with a master key keeps its profile, ranking signals, directory
+// and queue features. The directory, queue counts and leases hold ids,
+// counts and times only; verdicts and usage rows hold ids and a hash of the
+// query (lore.QueryHash), never its text. Profile values are not sealed yet
+// (README, Known gaps): the stores deduplicate them by their normalized
+// value. Job rows are sealed (jobs.go).
 var (
 	_ lore.ProfileStore  = (*Store)(nil)
 	_ lore.FeedbackStore = (*Store)(nil)

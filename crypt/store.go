@@ -430,3 +430,14 @@ func (s *Store) openSwept(ctx context.Context, sw lore.Swept) error {
 	}
 	return nil
 }
+
+var _ lore.ErasurePruner = (*Store)(nil)
+
+// PruneErasures passes through (erasures hold ids only).
+func (s *Store) PruneErasures(ctx context.Context, before time.Time) (int, error) {
+	p, err := port[lore.ErasurePruner](s)
+	if err != nil {
+		return 0, err
+	}
+	return p.PruneErasures(ctx, before)
+}

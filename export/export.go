@@ -14,7 +14,9 @@
 // lore.Entity, lore.Fact, lore.HistoryEvent). A store that keeps ranking
 // signals (lore.FeedbackStore) adds, before the end, the user's verdicts
 // ({"type":"verdict","verdict":…}), usage counts ({"type":"usage",…}) and
-// answers-that-worked rows ({"type":"success",…}).
+// answers-that-worked rows ({"type":"success",…}). A store that keeps query
+// logs (lore.QueryLogStore) adds the user's logged searches that have not
+// expired ({"type":"query","query":…}) after the profile.
 package export
 
 import (
@@ -46,6 +48,7 @@ const (
 	TypeVerdict = "verdict"
 	TypeUsage   = "usage"
 	TypeSuccess = "success"
+	TypeQuery   = "query"
 )
 
 // Record is one line of an export.
@@ -63,6 +66,7 @@ type Record struct {
 	Verdict    *lore.Verdict       `json:"verdict,omitempty"`
 	Usage      *lore.UsageRecord   `json:"usage,omitempty"`
 	Success    *lore.SuccessRecord `json:"success,omitempty"`
+	Query      *lore.QueryLogEntry `json:"query,omitempty"`
 }
 
 // Counts is how many records of each kind an export holds.
@@ -75,6 +79,7 @@ type Counts struct {
 	Verdicts  int `json:"verdicts,omitempty"`
 	Usage     int `json:"usage,omitempty"`
 	Successes int `json:"successes,omitempty"`
+	Queries   int `json:"queries,omitempty"` // logged searches (query log)
 }
 
 // page is how many records one store read returns.
@@ -177,6 +182,9 @@ func Write(ctx context.Context, w io.Writer, st lore.GraphStore, scope lore.Scop
 	if err := writeProfile(ctx, enc, st, scope, &n); err != nil {
 		return n, err
 	}
+	if err := writeQueryLog(ctx, enc, st, scope, at, &n); err != nil { // profile.go
+		return n, err
+	}
 	if fs, ok := st.(lore.FeedbackStore); ok {
 		if err := writeSignals(ctx, enc, fs, scope, &n); err != nil {
 			return n, err
@@ -234,6 +242,7 @@ type Dump struct {
 	Verdicts  []lore.Verdict
 	Usage     []lore.UsageRecord
 	Successes []lore.SuccessRecord
+	Queries   []lore.QueryLogEntry
 }
 
 // IsExport reports whether data starts like an export (its header line).
@@ -288,9 +297,11 @@ func Read(r io.Reader) (*Dump, error) {
 			d.Usage = append(d.Usage, *rec.Usage)
 		case rec.Type == TypeSuccess && rec.Success != nil:
 			d.Successes = append(d.Successes, *rec.Success)
+		case rec.Type == TypeQuery && rec.Query != nil:
+			d.Queries = append(d.Queries, *rec.Query)
 		case rec.Type == TypeEnd && rec.Counts != nil:
 			want := Counts{Episodes: len(d.Episodes), Entities: len(d.Entities), Facts: len(d.Facts), Profile: len(d.Profile),
-				Verdicts: len(d.Verdicts), Usage: len(d.Usage), Successes: len(d.Successes)}
+				Verdicts: len(d.Verdicts), Usage: len(d.Usage), Successes: len(d.Successes), Queries: len(d.Queries)}
 			if *rec.Counts != want {
 				return nil, lore.Errorf(lore.EINVALID, "export line %d: the end record counts %+v, the file holds %+v", line, *rec.Counts, want)
 			}
@@ -404,6 +415,9 @@ func Import(ctx context.Context, st lore.GraphStore, d *Dump, remap func(lore.Sc
 		}
 	}
 	if err := importProfile(ctx, st, d, remap, epIDs, &n); err != nil {
+		return n, err
+	}
+	if err := importQueryLog(ctx, st, d, remap, &n); err != nil { // profile.go
 		return n, err
 	}
 	fs, ok := st.(lore.FeedbackStore)

@@ -5,6 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/lore-memory/lore"
 )
@@ -69,6 +72,47 @@ func importProfile(ctx context.Context, st lore.GraphStore, d *Dump, remap func(
 			return fmt.Errorf("export: import profile %q: %w", e.Key, err)
 		}
 		n.Profile++
+	}
+	return nil
+}
+
+// writeQueryLog writes the user's logged searches that have not expired at
+// now, oldest first, when st keeps query logs and scope names a user.
+func writeQueryLog(ctx context.Context, enc *json.Encoder, st lore.GraphStore, scope lore.Scope, now time.Time, n *Counts) error {
+	ql, ok := st.(lore.QueryLogStore)
+	if !ok || scope.UserID == "" {
+		return nil
+	}
+	entries, err := ql.QueryLog(ctx, scope, lore.QueryLogFilter{Now: now})
+	if err != nil {
+		return fmt.Errorf("export: query log: %w", err)
+	}
+	for _, e := range entries {
+		if err := enc.Encode(Record{Type: TypeQuery, Query: &e}); err != nil {
+			return fmt.Errorf("export: write: %w", err)
+		}
+		n.Queries++
+	}
+	return nil
+}
+
+// importQueryLog writes a dump's logged searches into the user's log under
+// new ids, with their times, so they expire when they would have.
+func importQueryLog(ctx context.Context, st lore.GraphStore, d *Dump, remap func(lore.Scope) lore.Scope, n *Counts) error {
+	if len(d.Queries) == 0 {
+		return nil
+	}
+	ql, ok := st.(lore.QueryLogStore)
+	if !ok {
+		return lore.Errorf(lore.EINVALID, "the export holds a query log and this store keeps none")
+	}
+	scope := remap(d.Scope)
+	for _, e := range d.Queries {
+		e.ID = uuid.NewString()
+		if err := ql.AppendQueryLog(ctx, scope, e); err != nil {
+			return fmt.Errorf("export: import query log: %w", err)
+		}
+		n.Queries++
 	}
 	return nil
 }

@@ -73,3 +73,40 @@ func TestExportImportProfile(t *testing.T) {
 		}
 	}
 }
+
+// TestExportImportQueryLog: the user's logged searches go into the export
+// (an expired one does not) and come back with their times and hashes.
+func TestExportImportQueryLog(t *testing.T) {
+	ctx := context.Background()
+	src, _ := sqlitetest.Open(t)
+	alice := lore.Scope{TenantID: "acme", UserID: "alice"}
+	for _, e := range []lore.QueryLogEntry{
+		{ID: "q1", Query: "beginner bouldering gyms", CreatedAt: now.Add(-time.Hour), ExpiresAt: now.Add(24 * time.Hour)},
+		{ID: "q2", Query: "an expired search", CreatedAt: now.Add(-48 * time.Hour), ExpiresAt: now.Add(-24 * time.Hour)},
+	} {
+		if err := src.AppendQueryLog(ctx, alice, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var file bytes.Buffer
+	n, err := export.Write(ctx, &file, src, alice, now)
+	if err != nil || n.Queries != 1 {
+		t.Fatalf("Write: %d queries, %v; want 1 (the expired one left out)", n.Queries, err)
+	}
+	if !bytes.Contains(file.Bytes(), []byte(`"type":"query"`)) {
+		t.Errorf("export holds no query record:\n%s", file.String())
+	}
+	dump, err := export.Read(&file)
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	dst, _ := sqlitetest.Open(t)
+	if _, err := export.Import(ctx, dst, dump, nil, now); err != nil {
+		t.Fatalf("Import: %v", err)
+	}
+	got, err := dst.QueryLog(ctx, alice, lore.QueryLogFilter{Now: now})
+	if err != nil || len(got) != 1 || got[0].Query != "beginner bouldering gyms" || got[0].Hash != lore.QueryEvidence("beginner bouldering gyms") ||
+		!got[0].ExpiresAt.Equal(now.Add(24*time.Hour)) {
+		t.Errorf("imported log=%+v, %v; want the live search with its hash and expiry", got, err)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 
@@ -129,65 +128,5 @@ func TestAddEmbedsRepeatedTextOnce(t *testing.T) {
 		if seen[x]++; seen[x] > 1 {
 			t.Fatalf("%q embedded %d times", x, seen[x])
 		}
-	}
-}
-
-// An add that queues its extraction indexes the episode's words at once
-// and embeds its key once, when the job has added its facts to it.
-func TestAsyncAddEmbedsEachEpisodeOnce(t *testing.T) {
-	ctx := context.Background()
-	s, _, idx := newTestService(t, stubExtractor{fn: func(_ context.Context, req lore.ExtractRequest) (*lore.Extraction, error) {
-		return &lore.Extraction{Facts: []lore.ExtractedFact{{Subject: "user", Predicate: "likes", Object: "tea", Text: "User likes tea"}}}, nil
-	}})
-	emb := &countingEmbedder{hashEmbedder: hashEmbedder{name: "hash", dim: 32}}
-	s.Embedder = emb
-	res, err := s.Add(ctx, AddRequest{Scope: alice(), Messages: []Message{{Role: "user", Content: "I like tea"}}, Infer: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	epID := res.EpisodeIDs[0]
-	idx.mu.Lock()
-	doc, ok := idx.docs[epID]
-	idx.mu.Unlock()
-	if !ok || doc.Vector != nil || len(emb.texts) != 0 {
-		t.Fatalf("after the add: indexed=%v vector=%v embedded %q; want the words indexed and nothing embedded yet", ok, doc.Vector != nil, emb.texts)
-	}
-	runWorkers(t, s)
-	waitJob(t, s.Store, alice().WithDefaults().TenantID, res.JobID, lore.JobDone)
-	idx.mu.Lock()
-	doc = idx.docs[epID]
-	idx.mu.Unlock()
-	if doc.Vector == nil || !strings.Contains(doc.Text, "User likes tea") {
-		t.Fatalf("after the job: text %q, vector %v; want the key with its fact, embedded", doc.Text, doc.Vector != nil)
-	}
-	n := 0
-	for _, x := range emb.texts {
-		if strings.HasPrefix(x, "I like tea") {
-			n++
-		}
-	}
-	if n != 1 {
-		t.Fatalf("the episode was embedded %d times (%q), want once", n, emb.texts)
-	}
-}
-
-// When the queued extraction fails, the episode still gets its vector.
-func TestFailedExtractionEmbedsEpisodes(t *testing.T) {
-	ctx := context.Background()
-	s, _, idx := newTestService(t, stubExtractor{fn: func(context.Context, lore.ExtractRequest) (*lore.Extraction, error) {
-		return nil, lore.Errorf(lore.EINVALID, "the model refused")
-	}})
-	s.Embedder = hashEmbedder{name: "hash", dim: 32}
-	res, err := s.Add(ctx, AddRequest{Scope: alice(), Messages: []Message{{Role: "user", Content: "I like tea"}}, Infer: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	runWorkers(t, s)
-	waitJob(t, s.Store, alice().WithDefaults().TenantID, res.JobID, lore.JobFailed)
-	idx.mu.Lock()
-	doc := idx.docs[res.EpisodeIDs[0]]
-	idx.mu.Unlock()
-	if doc.Vector == nil {
-		t.Fatal("the episode of a failed extraction has no vector")
 	}
 }

@@ -25,17 +25,21 @@ type runningJob struct {
 var errJobErased = errors.New("ingest: the job's scope was erased")
 
 // fence returns ctx fenced for writes in scope at the tenant's current
-// erase sequence, when the store keeps erasures (lore.EraseStore).
-func (s *Service) fence(ctx context.Context, scope lore.Scope) (context.Context, error) {
+// erase sequence, when the store keeps erasures (lore.EraseStore). The
+// fenced context ends after lore.FenceMaxAge (cause lore.ErrFenceExpired),
+// so that no fenced writer outlives the erasure records it must find
+// (lore.ErasureHorizon); the caller calls cancel when done.
+func (s *Service) fence(ctx context.Context, scope lore.Scope) (context.Context, context.CancelFunc, error) {
 	es, ok := s.Store.(lore.EraseStore)
 	if !ok {
-		return ctx, nil
+		return ctx, func() {}, nil
 	}
 	seq, err := es.EraseSeq(ctx, scope.TenantID)
 	if err != nil {
-		return ctx, fmt.Errorf("ingest: read erase sequence: %w", err)
+		return ctx, func() {}, fmt.Errorf("ingest: read erase sequence: %w", err)
 	}
-	return lore.WithFence(ctx, lore.Fence{Scope: scope, Seq: seq}), nil
+	ctx, cancel := context.WithTimeoutCause(ctx, lore.FenceMaxAge, lore.ErrFenceExpired)
+	return lore.WithFence(ctx, lore.Fence{Scope: scope, Seq: seq}), cancel, nil
 }
 
 // startJob fences a claimed job's context and registers it so that Erase
@@ -50,7 +54,9 @@ func (s *Service) startJob(ctx context.Context, job *lore.Job) (context.Context,
 	}
 	s.running[job.ID] = runningJob{scope: job.Scope, cancel: cancel}
 	s.runningMu.Unlock()
+	fenced, cancelFence, err := s.fence(jobCtx, job.Scope)
 	done := func(err error) bool {
+		cancelFence()
 		s.runningMu.Lock()
 		delete(s.running, job.ID)
 		s.runningMu.Unlock()
@@ -61,7 +67,6 @@ func (s *Service) startJob(ctx context.Context, job *lore.Job) (context.Context,
 		}
 		return erased
 	}
-	fenced, err := s.fence(jobCtx, job.Scope)
 	return fenced, done, err
 }
 
@@ -87,13 +92,17 @@ func (s *Service) Erase(ctx context.Context, scope lore.Scope) (lore.DeleteStats
 		}
 	}
 	s.runningMu.Unlock()
+	ctx = Tagged(ctx)
 	stats, err := s.Store.DeleteScope(ctx, scope)
 	if err != nil {
 		return stats, fmt.Errorf("ingest: erase store: %w", err)
 	}
+	// On failure the store's outbox entry of the erase deletes the
+	// documents later; the erase still reports it.
 	if err := s.Index.DeleteScope(ctx, scope); err != nil {
 		return stats, fmt.Errorf("ingest: erase index: %w", err)
 	}
+	s.ack(ctx, []string{""})
 	if f, ok := s.Extractor.(lore.Forgetter); ok {
 		if err := f.Forget(ctx, scope); err != nil {
 			return stats, fmt.Errorf("ingest: erase extractor cache: %w", err)

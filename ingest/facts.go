@@ -107,6 +107,7 @@ func (s *Service) AddFact(ctx context.Context, in FactInput) (*FactResult, error
 	if err != nil {
 		return nil, err
 	}
+	ctx = Tagged(ctx)
 	r := s.newRun(scope, nil)
 	r.actor, r.name = apiActor, strings.TrimSpace(in.Source)
 	if r.name == "" {
@@ -157,7 +158,7 @@ func (s *Service) AddFact(ctx context.Context, in FactInput) (*FactResult, error
 	if len(got) == 0 {
 		return nil, lore.Errorf(lore.ENOTFOUND, "fact %q was deleted while it was written", last.ID)
 	}
-	if err := s.IndexFacts(ctx, []*lore.Fact{got[0]}); err != nil {
+	if err := s.IndexLater(ctx, s.IndexFacts(ctx, []*lore.Fact{got[0]})); err != nil {
 		return nil, err
 	}
 	return &FactResult{Fact: got[0], Event: last.Event, Events: r.events}, nil
@@ -200,6 +201,7 @@ const rederiveHint = "give subject, predicate and object to change what this fac
 // another current fact already states is refused with ECONFLICT. History
 // records one UPDATE by "api"; the fact is re-indexed.
 func (s *Service) ChangeFact(ctx context.Context, scope lore.Scope, id string, ch FactChange) (*lore.Fact, error) {
+	ctx = Tagged(ctx)
 	facts, err := s.Store.FindFacts(ctx, lore.FactFilter{Scope: scope, IDs: []string{id}, IncludeInvalidated: true, Limit: 1})
 	if err != nil {
 		return nil, fmt.Errorf("ingest: find fact %s: %w", id, err)
@@ -229,7 +231,7 @@ func (s *Service) ChangeFact(ctx context.Context, scope lore.Scope, id string, c
 	if err != nil {
 		return nil, fmt.Errorf("ingest: update fact %s: %w", f.ID, err)
 	}
-	if err := s.IndexFacts(ctx, []*lore.Fact{updated}); err != nil {
+	if err := s.IndexLater(ctx, s.IndexFacts(ctx, []*lore.Fact{updated})); err != nil {
 		return nil, fmt.Errorf("ingest: reindex fact %s: %w", f.ID, err)
 	}
 	return updated, nil

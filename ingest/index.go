@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/retrieve"
@@ -29,22 +30,6 @@ func (s *Service) IndexEpisodes(ctx context.Context, eps []*lore.Episode) error 
 		return err
 	}
 	return s.upsert(ctx, episodeDocs(eps, prev, nil))
-}
-
-// indexEpisodeText indexes episodes for text search only, without
-// vectors, as an Add that queues their extraction leaves them: the job
-// embeds each episode's key once, when the key holds its facts, instead
-// of once now and again then.
-func (s *Service) indexEpisodeText(ctx context.Context, eps []*lore.Episode) error {
-	prev, err := s.previousTurns(ctx, eps)
-	if err != nil {
-		return err
-	}
-	docs := episodeDocs(eps, prev, nil)
-	if err := s.Index.Upsert(ctx, docs); err != nil {
-		return fmt.Errorf("ingest: index upsert: %w", err)
-	}
-	return s.checkIndexFence(ctx, docs)
 }
 
 // previousTurns finds the turn before each episode in its conversation,
@@ -136,8 +121,21 @@ func (s *Service) upsert(ctx context.Context, docs []lore.IndexDoc) error {
 		return nil
 	}
 	n := s.cfg().EmbedBatchSize
+	// A memory's entries are acknowledged with the batch that holds its
+	// last document (an episode's passages may span batches).
+	last := make(map[string]int, len(docs))
+	for i, d := range docs {
+		last[lore.OutboxMemoryID(d.ID)] = i
+	}
 	for start := 0; start < len(docs); start += n {
-		batch := docs[start:min(start+n, len(docs))]
+		end := min(start+n, len(docs))
+		batch := docs[start:end]
+		var done []string
+		for _, d := range batch {
+			if m := lore.OutboxMemoryID(d.ID); last[m] < end && !slices.Contains(done, m) {
+				done = append(done, m)
+			}
+		}
 		if s.Embedder != nil {
 			texts := make([]string, len(batch))
 			for i, d := range batch {
@@ -151,12 +149,13 @@ func (s *Service) upsert(ctx context.Context, docs []lore.IndexDoc) error {
 				batch[i].Vector = vecs[i]
 			}
 		}
-		if err := s.Index.Upsert(ctx, batch); err != nil {
+		if err := s.Index.Upsert(lore.WithOutboxAck(ctx, done), batch); err != nil {
 			return fmt.Errorf("ingest: index upsert: %w", err)
 		}
 		if err := s.checkIndexFence(ctx, batch); err != nil {
 			return err
 		}
+		s.ack(ctx, done)
 	}
 	return nil
 }
@@ -170,10 +169,11 @@ func (s *Service) Reindex(ctx context.Context, scope lore.Scope) (int, error) {
 		return 0, err
 	}
 	// An erase of the scope meanwhile refuses (or takes back) the rest.
-	ctx, err := s.fence(ctx, scope)
+	ctx, cancelFence, err := s.fence(ctx, scope)
 	if err != nil {
 		return 0, err
 	}
+	defer cancelFence()
 	const page = 500
 	total := 0
 	// Episode keys include the sentences of their facts; only the text is

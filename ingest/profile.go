@@ -95,8 +95,10 @@ func seenAt(ep *lore.Episode, now time.Time) time.Time {
 
 // InferProfileFromQuery reads a search query's clear cues with the offline
 // rules and, when it shows something, queues a profile job that writes the
-// inferred entries. The query is not stored: the job holds the entries,
-// whose evidence is the query's hash. It returns the job id, "" when there
+// inferred entries. The job holds the entries, whose evidence is the
+// query's hash, never the query. Only when the tenant keeps a query log
+// (Service.QueryLogDays) is the query kept, in the user's log, until it
+// expires (querylog.go). It returns the job id, "" when there
 // was nothing to learn, the scope names no user, profiles are off, or the
 // tenant switched inference off (ProfileInferenceOff). Callers run it after
 // the search has answered.
@@ -106,7 +108,11 @@ func (s *Service) InferProfileFromQuery(ctx context.Context, scope lore.Scope, q
 		return "", nil
 	}
 	entries := s.profileRules().FromQuery(query, s.now())
-	if len(entries) == 0 {
+	days, err := s.queryLogDays(ctx, scope.TenantID)
+	if err != nil {
+		return "", err
+	}
+	if len(entries) == 0 && days == 0 {
 		return "", nil
 	}
 	switch off, err := s.Store.GetMeta(ctx, ProfileInferenceOff+scope.TenantID); {
@@ -114,6 +120,14 @@ func (s *Service) InferProfileFromQuery(ctx context.Context, scope lore.Scope, q
 		return "", nil
 	case err != nil && lore.ErrorCode(err) != lore.ENOTFOUND:
 		return "", fmt.Errorf("ingest: profile switch: %w", err)
+	}
+	if days > 0 {
+		if err := s.logQuery(ctx, scope, query, days); err != nil { // querylog.go
+			return "", err
+		}
+	}
+	if len(entries) == 0 {
+		return "", nil
 	}
 	// Job has no payload field: a profile job carries its entries,
 	// JSON-encoded, one per EpisodeIDs element (never the query).

@@ -98,6 +98,9 @@ type Config struct {
 	// NoProfile stops feeding users' profiles (lore.ProfileStore) from
 	// their messages, extracted facts and searches (profile.go).
 	NoProfile bool
+	// QueryLogBatch is how many pending logged queries of a user start a
+	// batch profile inference job; 0 means DefaultQueryLogBatch.
+	QueryLogBatch int
 }
 
 // DefaultConfig returns the defaults: four workers, two jobs per tenant at a
@@ -188,6 +191,13 @@ type Service struct {
 	// Observer is told of each job enqueued and each run settled (the
 	// /metrics queue counters); nil: nobody.
 	Observer JobObserver
+	// QueryLogDays says how many days a tenant's searches stay in its
+	// users' query logs (retention.Policy's QueryLogDays); nil or 0: none
+	// are kept (querylog.go).
+	QueryLogDays func(ctx context.Context, tenantID string) (int, error)
+	// ProfileInferrer reads the query logs in batches (extract/llm); nil:
+	// no batch inference.
+	ProfileInferrer ProfileInferrer
 
 	// wake tells idle workers that Add enqueued a job, so they need not wait
 	// for the next poll.
@@ -248,6 +258,9 @@ const (
 	// JobKindProfile writes the profile entries a search's query showed
 	// (InferProfileFromQuery).
 	JobKindProfile = "profile"
+	// JobKindProfileBatch reads a user's pending logged queries with the
+	// ProfileInferrer (querylog.go).
+	JobKindProfileBatch = "profile_batch"
 )
 
 // validRole reports whether Add accepts a message role.
@@ -351,10 +364,13 @@ func (s *Service) Add(ctx context.Context, req AddRequest) (*AddResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	ctx = Tagged(ctx)
 	// An erase of the scope while this runs refuses what is left of it.
-	if ctx, err = s.fence(ctx, scope); err != nil {
+	ctx, cancelFence, err := s.fence(ctx, scope)
+	if err != nil {
 		return nil, err
 	}
+	defer cancelFence()
 	if req.Infer && !req.Sync {
 		if err := s.admit(ctx, scope.TenantID); err != nil {
 			return nil, err
@@ -399,15 +415,12 @@ func (s *Service) Add(ctx context.Context, req AddRequest) (*AddResult, error) {
 	// them leaves a job behind that finishes the work, so nothing the
 	// caller said is lost even when the embedder or the model is down.
 	var idxErr error
-	switch {
-	case !req.Infer:
+	if !req.Infer || !req.Sync {
+		// A sync extraction indexes the episodes, with their facts, as
+		// it finishes; indexing them here as well would only cost time.
+		// A queued one embeds them again once their keys hold their facts
+		// (lore doctor expects every indexed document to have a vector).
 		idxErr = s.IndexEpisodes(ctx, eps)
-	case !req.Sync:
-		// Searchable by their words now; the extract job embeds each
-		// episode once, with its facts (or, if extraction fails, without).
-		// A sync extraction indexes the episodes, with their facts, as it
-		// finishes; indexing them here as well would only cost time.
-		idxErr = s.indexEpisodeText(ctx, eps)
 	}
 	switch {
 	case !req.Infer:

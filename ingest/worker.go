@@ -152,12 +152,6 @@ func (s *Service) runJob(ctx context.Context, job *lore.Job) (outage bool) {
 	saveCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
 	s.settle(job, events, err, ctx.Err() != nil)
-	if err != nil && ctx.Err() == nil && job.Kind == JobKindExtract {
-		// The Add left the episodes without vectors for the job to embed
-		// with their facts; while the extraction fails, they get their
-		// vectors without (the embedding cache makes a repeat free).
-		s.embedUnextracted(saveCtx, job)
-	}
 	s.logger().InfoContext(saveCtx, "ingest: job settled", "job", job.ID, "kind", job.Kind, "tenant", job.Scope.TenantID,
 		"status", job.Status, "attempts", job.Attempts, "events", len(job.Events))
 	if s.Observer != nil {
@@ -168,22 +162,6 @@ func (s *Service) runJob(ctx context.Context, job *lore.Job) (outage bool) {
 		s.logger().ErrorContext(saveCtx, "ingest: save job", "job", job.ID, "tenant", job.Scope.TenantID, "status", job.Status, "err", serr)
 	}
 	return err != nil && ctx.Err() == nil && isOutage(err)
-}
-
-// embedUnextracted indexes a failed extract job's episodes with their
-// vectors, best effort: a failure here leaves them searchable by text, as
-// they were.
-func (s *Service) embedUnextracted(ctx context.Context, job *lore.Job) {
-	if s.Embedder == nil || len(job.EpisodeIDs) == 0 {
-		return
-	}
-	eps, err := s.Store.FindEpisodes(ctx, lore.EpisodeFilter{Scope: job.Scope, IDs: job.EpisodeIDs})
-	if err == nil {
-		err = s.IndexEpisodes(ctx, eps)
-	}
-	if err != nil {
-		s.logger().WarnContext(ctx, "ingest: index the episodes of a failed extraction", "job", job.ID, "tenant", job.Scope.TenantID, "err", err)
-	}
 }
 
 // extractorFailure marks an error of the extractor itself. A model
@@ -294,9 +272,13 @@ func (s *Service) runExtractJob(ctx context.Context, job *lore.Job) ([]lore.Memo
 	if job.Kind == JobKindProfile {
 		return s.runProfileJob(ctx, job)
 	}
+	if job.Kind == JobKindProfileBatch {
+		return s.runProfileBatchJob(ctx, job) // querylog.go
+	}
 	if job.Kind != JobKindExtract && job.Kind != JobKindIndex {
 		return nil, lore.Errorf(lore.EINVALID, "job kind %q is unknown", job.Kind)
 	}
+	ctx = Tagged(ctx)
 	if len(job.EpisodeIDs) == 0 {
 		return nil, nil
 	}

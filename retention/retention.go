@@ -27,6 +27,9 @@ const policiesKey = "retention.policies"
 // MaxRawTextDays bounds a policy: about 100 years.
 const MaxRawTextDays = 36500
 
+// MaxQueryLogDays bounds how long a query log may keep a search: a year.
+const MaxQueryLogDays = 366
+
 // Policies returns every tenant's retention policy.
 func Policies(ctx context.Context, meta lore.MetaStore) (map[string]lore.RetentionPolicy, error) {
 	raw, err := meta.GetMeta(ctx, policiesKey)
@@ -48,18 +51,22 @@ func Policy(ctx context.Context, meta lore.MetaStore, tenantID string) (lore.Ret
 	return all[tenantID], err
 }
 
-// SetPolicy stores a tenant's policy; RawTextDays 0 removes it. Two
+// SetPolicy stores a tenant's policy; RawTextDays and QueryLogDays both 0
+// removes it. Two
 // processes setting policies at the same moment may lose one of the two
 // changes (a read, then a write): set them from one place.
 func SetPolicy(ctx context.Context, meta lore.MetaStore, tenantID string, p lore.RetentionPolicy) error {
 	if p.RawTextDays < 0 || p.RawTextDays > MaxRawTextDays {
 		return lore.Errorf(lore.EINVALID, "raw_text_days must be between 0 (keep) and %d, got %d", MaxRawTextDays, p.RawTextDays)
 	}
+	if p.QueryLogDays < 0 || p.QueryLogDays > MaxQueryLogDays {
+		return lore.Errorf(lore.EINVALID, "query_log_days must be between 0 (keep no queries) and %d, got %d", MaxQueryLogDays, p.QueryLogDays)
+	}
 	all, err := Policies(ctx, meta)
 	if err != nil {
 		return err
 	}
-	if p.RawTextDays == 0 {
+	if p.RawTextDays == 0 && p.QueryLogDays == 0 {
 		delete(all, tenantID)
 	} else {
 		all[tenantID] = p
@@ -78,16 +85,30 @@ type Sweeper struct {
 	Store lore.RetentionStore
 	Meta  lore.MetaStore
 	Index lore.Index
-	Audit *audit.Log // nil: not audited
+	// QueryLog, when set, has its expired entries purged on every pass,
+	// and each tenant's older than its policy's QueryLogDays.
+	QueryLog lore.QueryLogStore
+	Audit    *audit.Log // nil: not audited
 	// Now is the sweeper's clock; nil means time.Now. Tests inject one.
 	Now    func() time.Time
 	Batch  int          // memories per store call; 0 means 500
 	Logger *slog.Logger // nil: slog.Default()
+	// Erasures, when set, has each pass prune the records of erases older
+	// than ErasureHorizon (0 means lore.ErasureHorizon; less than
+	// lore.FenceMaxAge is refused, since a fenced writer may still need
+	// them).
+	Erasures       lore.ErasurePruner
+	ErasureHorizon time.Duration
 }
 
-// Report counts what one pass did, per tenant.
+// Report counts what one pass did, per tenant, and the erasure records it
+// pruned (of every tenant).
 type Report struct {
-	Tenants map[string]*Counts `json:"tenants"`
+	Tenants        map[string]*Counts `json:"tenants"`
+	ErasuresPruned int                `json:"erasures_pruned"`
+	// QueryLogExpired counts the logged queries purged at their own
+	// expiry, in every tenant (the store does not say whose).
+	QueryLogExpired int `json:"query_log_expired"`
 }
 
 // Counts is what a pass removed in one tenant.
@@ -96,6 +117,7 @@ type Counts struct {
 	Facts    int `json:"facts"`     // expired facts deleted
 	RawText  int `json:"raw_text"`  // episodes whose raw text was dropped
 	IndexDel int `json:"index_del"` // index documents deleted
+	QueryLog int `json:"query_log"` // logged queries purged
 }
 
 func (s *Sweeper) now() time.Time {
@@ -137,6 +159,7 @@ func (r *Report) tenant(id string) *Counts {
 func (s *Sweeper) Sweep(ctx context.Context) (*Report, error) {
 	rep := &Report{Tenants: map[string]*Counts{}}
 	now := s.now()
+	ctx = lore.WithOutboxTag(ctx, lore.NewOutboxTag())
 	for {
 		swept, err := s.Store.SweepExpired(ctx, now, s.batch())
 		if err != nil {
@@ -173,7 +196,64 @@ func (s *Sweeper) Sweep(ctx context.Context) (*Report, error) {
 			}
 		}
 	}
+	if err := s.pruneErasures(ctx, rep, now); err != nil {
+		return rep, s.finish(ctx, rep, err)
+	}
+	if err := s.purgeQueryLog(ctx, rep, now, tenants, policies); err != nil {
+		return rep, s.finish(ctx, rep, err)
+	}
 	return rep, s.finish(ctx, rep, nil)
+}
+
+// pruneErasures removes the records of erases older than the horizon. They
+// hold ids, never content, but they name who was erased; past the horizon
+// no writer that they could refuse is still running (lore.FenceMaxAge).
+func (s *Sweeper) pruneErasures(ctx context.Context, rep *Report, now time.Time) error {
+	if s.Erasures == nil {
+		return nil
+	}
+	horizon := s.ErasureHorizon
+	if horizon == 0 {
+		horizon = lore.ErasureHorizon
+	}
+	if horizon < lore.FenceMaxAge {
+		return lore.Errorf(lore.EINVALID, "the erasure horizon %v is shorter than lore.FenceMaxAge (%v)", horizon, lore.FenceMaxAge)
+	}
+	n, err := s.Erasures.PruneErasures(ctx, now.Add(-horizon))
+	if err != nil {
+		return fmt.Errorf("retention: prune erasures: %w", err)
+	}
+	rep.ErasuresPruned += n
+	if n > 0 {
+		s.logger().InfoContext(ctx, "retention pass: erasure records pruned", slog.Int("erasures", n), slog.Duration("horizon", horizon))
+	}
+	return nil
+}
+
+// purgeQueryLog deletes the logged queries that expired, and those of each
+// tenant with a policy older than its QueryLogDays (all of them when it is
+// 0: a policy turned off keeps none). A tenant with no policy at all logs
+// nothing; what it logged before goes at each entry's own expiry.
+func (s *Sweeper) purgeQueryLog(ctx context.Context, rep *Report, now time.Time, tenants []string, policies map[string]lore.RetentionPolicy) error {
+	if s.QueryLog == nil {
+		return nil
+	}
+	n, err := s.QueryLog.PurgeQueryLog(ctx, now, "", time.Time{})
+	if err != nil {
+		return fmt.Errorf("retention: purge query log: %w", err)
+	}
+	rep.QueryLogExpired += n
+	for _, t := range tenants {
+		before := now.Add(-time.Duration(policies[t].QueryLogDays) * 24 * time.Hour)
+		n, err := s.QueryLog.PurgeQueryLog(ctx, now, t, before)
+		if err != nil {
+			return fmt.Errorf("retention: purge query log: %w", err)
+		}
+		if n > 0 {
+			rep.tenant(t).QueryLog += n
+		}
+	}
+	return nil
 }
 
 // unindex deletes the index documents of what a store call removed and
@@ -200,6 +280,10 @@ func (s *Sweeper) unindex(ctx context.Context, rep *Report, sw lore.Swept, rawTe
 		if err := s.Index.Delete(ctx, sc, list); err != nil {
 			return fmt.Errorf("retention: delete index documents: %w", err)
 		}
+		// The store's outbox entries of the sweep are done.
+		if err := lore.AckIndexed(ctx, s.Store, list); err != nil {
+			return fmt.Errorf("retention: %w", err)
+		}
 		rep.tenant(sc.TenantID).IndexDel += len(list)
 	}
 	return nil
@@ -221,7 +305,8 @@ func (s *Sweeper) finish(ctx context.Context, rep *Report, err error) error {
 		c := rep.Tenants[t]
 		_, _ = s.Audit.Record(ctx, audit.Event{TenantID: t, Action: lore.AuditRetention, Actor: "system", Outcome: outcome,
 			Detail: map[string]string{"episodes": strconv.Itoa(c.Episodes), "facts": strconv.Itoa(c.Facts),
-				"raw_text": strconv.Itoa(c.RawText), "index_documents": strconv.Itoa(c.IndexDel)}})
+				"raw_text": strconv.Itoa(c.RawText), "index_documents": strconv.Itoa(c.IndexDel),
+				"query_log": strconv.Itoa(c.QueryLog)}})
 		s.logger().InfoContext(ctx, "retention pass", slog.String("tenant", t), slog.Int("episodes", c.Episodes),
 			slog.Int("facts", c.Facts), slog.Int("raw_text", c.RawText))
 	}

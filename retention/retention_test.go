@@ -131,3 +131,58 @@ func TestSweeperWithInjectedClock(t *testing.T) {
 		t.Errorf("Verify=%+v, %v", v, err)
 	}
 }
+
+// TestSweeperPurgesQueryLog moves an injected clock: a logged query goes at
+// its own expiry, a shortened policy takes the tenant's older ones, and a
+// policy turned to 0 (with raw text still kept) takes all of them.
+func TestSweeperPurgesQueryLog(t *testing.T) {
+	ctx := context.Background()
+	st, idx := sqlitetest.Open(t)
+	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	sw := &Sweeper{Store: st, Meta: st, Index: idx, QueryLog: st, Now: func() time.Time { return now }}
+	sc := lore.Scope{TenantID: "acme", UserID: "alice"}
+	log := func(id string, created time.Time, days int) {
+		t.Helper()
+		if err := st.AppendQueryLog(ctx, sc, lore.QueryLogEntry{ID: id, Query: "query " + id, CreatedAt: created, ExpiresAt: created.Add(time.Duration(days) * 24 * time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	left := func() int {
+		t.Helper()
+		l, err := st.QueryLog(ctx, sc, lore.QueryLogFilter{Now: now.Add(-1000 * time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(l)
+	}
+	if err := SetPolicy(ctx, st, "acme", lore.RetentionPolicy{RawTextDays: 90, QueryLogDays: 30}); err != nil {
+		t.Fatal(err)
+	}
+	log("a", now.Add(-40*24*time.Hour), 30) // expired 10 days ago
+	log("b", now.Add(-20*24*time.Hour), 30)
+	log("c", now.Add(-2*24*time.Hour), 30)
+	rep, err := sw.Sweep(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.QueryLogExpired != 1 || left() != 2 {
+		t.Fatalf("first pass: %d expired, %d left; want 1 and 2", rep.QueryLogExpired, left())
+	}
+	// Shortened to 7 days: b (20 days old) goes, c stays.
+	if err := SetPolicy(ctx, st, "acme", lore.RetentionPolicy{RawTextDays: 90, QueryLogDays: 7}); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err = sw.Sweep(ctx); err != nil || rep.Tenants["acme"] == nil || rep.Tenants["acme"].QueryLog != 1 || left() != 1 {
+		t.Fatalf("after shortening: %+v, %v, %d left; want 1 purged, 1 left", rep, err, left())
+	}
+	// Turned off: nothing kept.
+	if err := SetPolicy(ctx, st, "acme", lore.RetentionPolicy{RawTextDays: 90}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sw.Sweep(ctx); err != nil || left() != 0 {
+		t.Fatalf("after turning the log off: %v, %d left; want none", err, left())
+	}
+	if err := SetPolicy(ctx, st, "acme", lore.RetentionPolicy{QueryLogDays: 400}); lore.ErrorCode(err) != lore.EINVALID {
+		t.Errorf("SetPolicy(400 days)=%v, want EINVALID", err)
+	}
+}

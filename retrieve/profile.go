@@ -243,7 +243,7 @@ var profileTermsTable string
 
 // answerRules are unique_answer.txt, parsed once.
 type answerRules struct {
-	unique, open []*regexp.Regexp
+	recall, open, unique []*regexp.Regexp
 }
 
 var parseAnswerRules = sync.OnceValue(func() answerRules {
@@ -255,20 +255,31 @@ var parseAnswerRules = sync.OnceValue(func() answerRules {
 		}
 		kind, pat, _ := strings.Cut(line, " ")
 		re := regexp.MustCompile("(?i)" + strings.TrimSpace(pat))
-		if kind == "open" {
+		switch kind {
+		case "recall":
+			r.recall = append(r.recall, re)
+		case "open":
 			r.open = append(r.open, re)
-		} else {
+		case "unique":
 			r.unique = append(r.unique, re)
+		default:
+			panic("retrieve: unique_answer.txt: unknown kind " + kind)
 		}
 	}
 	return r
 })
 
 // UniqueAnswer reports whether query asks for one answer that does not
-// depend on who asks, or one recorded fact: a unique_answer.txt "unique"
-// pattern matches and no "open" one does.
+// depend on who asks, or one recorded fact (unique_answer.txt): a "recall"
+// pattern matches, or no "open" one does and a "unique" one does. Every
+// question that asks for no advice is unique.
 func UniqueAnswer(query string) bool {
 	r := parseAnswerRules()
+	for _, re := range r.recall {
+		if re.MatchString(query) {
+			return true
+		}
+	}
 	for _, re := range r.open {
 		if re.MatchString(query) {
 			return false

@@ -29,6 +29,23 @@ func TestUniqueAnswer(t *testing.T) {
 		{"Where should we eat tonight?", false},
 		{"Can you suggest a climbing gym?", false},
 		{"What can I make with what's in the fridge?", false},
+		// Any question asking for no advice is a lookup, whatever its shape.
+		{"What did I build for my neighbor?", true},
+		{"What camera did I buy?", true},
+		{"Why did the trip get cancelled?", true},
+		{"Is the museum open on Mondays?", true},
+		{"my passport number?", true},
+		// Recalling advice given is a lookup, not a request for advice.
+		{"Can you remind me of the hotel you recommended?", true},
+		{"What advice did Tim give John about endorsements?", true},
+		{"What does Joanna recommend for a comfy living room?", true},
+		// Advice, opinions and choices stay open.
+		{"I'm planning a trip to Denver. Any suggestions?", false},
+		{"Do you think it might be my living room?", false},
+		{"How can I keep my kitchen clean?", false},
+		{"Not sure which one to choose, what do you think?", false},
+		// A keyword search asks for no single value.
+		{"vegan lentil recipes", false},
 	} {
 		if got := retrieve.UniqueAnswer(c.query); got != c.unique {
 			t.Errorf("UniqueAnswer(%q)=%v, want %v", c.query, got, c.unique)
@@ -165,7 +182,7 @@ func TestProfileRewriteFallsBack(t *testing.T) {
 	w, sc := dinnerWorld(t, "vegetarian", 0)
 	p := w.pipeline()
 	p.Profiles = w.store
-	req := retrieve.Request{Scope: sc, Query: "anything for tonight?", TopK: 5}
+	req := retrieve.Request{Scope: sc, Query: "any ideas for tonight?", TopK: 5}
 	plain := search(t, p, req)
 	p.Config.Profile.Rewrite = true
 	calls := 0

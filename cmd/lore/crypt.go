@@ -11,6 +11,7 @@ import (
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/audit"
 	"github.com/lore-memory/lore/crypt"
+	"github.com/lore-memory/lore/extract/llm"
 	"github.com/lore-memory/lore/graph/sqlite"
 )
 
@@ -58,6 +59,12 @@ func (b *backends) encrypt(cfg backendConfig) error {
 		idx.QueryWords = sqlite.QueryWords
 	}
 	b.Store, b.Index = crypt.NewStore(b.Store, kr), idx
+	// The LLM's reply cache holds what users said, extracted: sealed too.
+	if b.LLM != nil {
+		if mc, ok := b.LLM.Cache().(*llm.MetaCache); ok {
+			mc.SealWith(kr)
+		}
+	}
 	return nil
 }
 

@@ -88,6 +88,7 @@ Commands:
   import    import a JSONL conversation file, a LoCoMo JSON file or a lore export
   export    write everything Lore holds about a user as JSONL
   reindex   re-embed and re-index a user's memories (after changing the embedder)
+  doctor    compare the index with the store for a user, a tenant or all; --repair fixes it
   migrate   apply the graph store's schema
   keys      create, list and revoke API keys
   mcp       serve MCP (Model Context Protocol) over stdin/stdout for a local client
@@ -121,6 +122,8 @@ func (m *Main) Run(ctx context.Context) error {
 		return m.exportUser(ctx, args)
 	case "reindex":
 		return m.reindex(ctx, args)
+	case "doctor":
+		return m.doctor(ctx, args)
 	case "migrate":
 		return m.migrate(ctx, args)
 	case "bench":

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"flag"
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/extract/llm"
+	"github.com/lore-memory/lore/ingest"
+	"github.com/lore-memory/lore/retention"
 	"github.com/lore-memory/lore/retrieve"
 )
 
@@ -40,5 +43,27 @@ func (p *profileFlags) apply(pipe *retrieve.Pipeline, cfg backendConfig) error {
 		pipe.Rewriter = w
 	}
 	pipe.Config.Profile = pc
+	return nil
+}
+
+// wireProfile connects serve's ingestion and search to the profile store:
+// the tenants' query log retention (retention.Policy's query_log_days) for
+// ingestion, batch profile inference when an LLM is configured, and the
+// profile as the attribute source of the cohort priors (when they are on).
+func wireProfile(svc *ingest.Service, pipe *retrieve.Pipeline, store lore.Store, cfg backendConfig) error {
+	svc.QueryLogDays = func(ctx context.Context, tenantID string) (int, error) {
+		p, err := retention.Policy(ctx, store, tenantID)
+		return p.QueryLogDays, err
+	}
+	if cfg.LLMBaseURL != "" && cfg.LLMModel != "" {
+		inf, err := llm.NewProfileInferrer(llm.Config{BaseURL: cfg.LLMBaseURL, Model: cfg.LLMModel, APIKey: cfg.LLMAPIKey})
+		if err != nil {
+			return err
+		}
+		svc.ProfileInferrer = inf
+	}
+	if tp, ok := store.(lore.TenantProfiles); ok && pipe.CrossUser != nil && pipe.CrossUser.Attributes == nil {
+		pipe.CrossUser.Attributes = retrieve.ProfileAttributes{Store: tp}
+	}
 	return nil
 }

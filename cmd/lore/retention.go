@@ -30,6 +30,8 @@ func startRetention(ctx context.Context, srv *api.Server, interval time.Duration
 		return done, lore.Errorf(lore.EUNAVAILABLE, "this graph store cannot enforce retention; start with --retention-interval 0")
 	}
 	sw := &retention.Sweeper{Store: rs, Meta: srv.Store, Index: srv.Index, Audit: srv.Audit, Logger: log}
+	sw.Erasures, _ = srv.Store.(lore.ErasurePruner)
+	sw.QueryLog, _ = srv.Store.(lore.QueryLogStore)
 	go func() {
 		defer close(done)
 		_ = sw.Run(ctx, interval)
@@ -41,6 +43,8 @@ const retentionUsage = `Usage: lore retention <sweep|set|show> [flags]
 
   sweep                              delete expired memories and drop raw text past each tenant's policy now
   set --tenant T --raw-text-days N   keep T's conversation text N days (0: forever); facts stay
+      [--query-log-days D]           keep T's searches D days in their users' query logs for batch
+                                     profile inference (0, the default: keep none)
   show --tenant T                    T's policy
 `
 
@@ -55,6 +59,7 @@ func (m *Main) retentionCmd(ctx context.Context, args []string) error {
 	cfg.register(fs, e)
 	tenant := fs.String("tenant", e.str("LORE_TENANT", lore.DefaultTenant), "the tenant")
 	days := fs.Int("raw-text-days", -1, "days to keep conversation text (set)")
+	qdays := fs.Int("query-log-days", -1, "days to keep searches in the query log (set; unset: unchanged)")
 	switch args[0] {
 	case "sweep", "set", "show":
 	case "help", "-h", "--help":
@@ -86,11 +91,19 @@ func (m *Main) retentionCmd(ctx context.Context, args []string) error {
 		if *days < 0 {
 			return lore.Errorf(lore.EINVALID, "--raw-text-days is required (0 keeps text forever)")
 		}
-		if err := retention.SetPolicy(ctx, b.Store, *tenant, lore.RetentionPolicy{RawTextDays: *days}); err != nil {
+		p, err := retention.Policy(ctx, b.Store, *tenant)
+		if err != nil {
 			return err
 		}
-		_, err := alog.Record(ctx, audit.Event{TenantID: *tenant, Action: lore.AuditRetentionSet, Actor: "cli",
-			Detail: map[string]string{"raw_text_days": fmt.Sprint(*days)}})
+		p.RawTextDays = *days
+		if *qdays >= 0 {
+			p.QueryLogDays = *qdays
+		}
+		if err := retention.SetPolicy(ctx, b.Store, *tenant, p); err != nil {
+			return err
+		}
+		_, err = alog.Record(ctx, audit.Event{TenantID: *tenant, Action: lore.AuditRetentionSet, Actor: "cli",
+			Detail: map[string]string{"raw_text_days": fmt.Sprint(p.RawTextDays), "query_log_days": fmt.Sprint(p.QueryLogDays)}})
 		return err
 	}
 	rs, ok := b.Store.(lore.RetentionStore)
@@ -98,6 +111,8 @@ func (m *Main) retentionCmd(ctx context.Context, args []string) error {
 		return lore.Errorf(lore.EUNAVAILABLE, "this graph store cannot enforce retention")
 	}
 	sw := &retention.Sweeper{Store: rs, Meta: b.Store, Index: b.Index, Audit: alog, Logger: m.quietLogger()}
+	sw.Erasures, _ = b.Store.(lore.ErasurePruner)
+	sw.QueryLog, _ = b.Store.(lore.QueryLogStore)
 	rep, err := sw.Sweep(ctx)
 	if err != nil {
 		return err

@@ -146,6 +146,9 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	if err := configurePipeline(search, *retrieval, *intent, cfg.backendConfig); err != nil {
 		return err
 	}
+	if err := wireProfile(svc, search, b.Store, cfg.backendConfig); err != nil { // profile_flags.go
+		return err
+	}
 	srv := &api.Server{
 		Store: b.Store, Index: b.Index, Ingest: svc, Search: search, Embedder: b.Embedder,
 		Logger: log, Version: version, MaxBodyBytes: int64(cfg.MaxBodyBytes),
@@ -173,6 +176,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	defer stopWorkers()
 	workersDone := make(chan error, 1)
 	go func() { workersDone <- svc.RunWorkers(workerCtx) }()
+	outboxDone := startOutbox(workerCtx, b.Store, svc, log)
 	retentionDone, err := startRetention(workerCtx, srv, cfg.security.RetentionInterval, log)
 	if err != nil {
 		_ = ln.Close()
@@ -210,6 +214,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	}
 	stopWorkers()
 	<-retentionDone
+	<-outboxDone
 	if workersRunning {
 		if err := <-workersDone; err != nil && !errors.Is(err, context.Canceled) {
 			runErr = errors.Join(runErr, fmt.Errorf("workers: %w", err))

@@ -25,8 +25,8 @@ func configurePipeline(pipe *retrieve.Pipeline, retrievalFile, intent string, cf
 	}
 	pipe.Intent = cl
 	if pipe.Feedback != nil && (pipe.Config.Personal.ColdStart.Weight > 0 || pipe.Config.Personal.Collaborative.Weight > 0) {
-		// No profile attributes are wired yet: cohorts stay empty, the
-		// collaborative boost runs once the tenant passes its gates.
+		// serve's wireProfile gives it the profile store's attributes
+		// (role, expertise, locale) for the cohorts.
 		pipe.CrossUser = &retrieve.CrossUser{Store: pipe.Feedback}
 	}
 	return nil

@@ -6,6 +6,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"net/url"
+	"strings"
 	"sync"
 
 	"github.com/lore-memory/lore"
@@ -100,9 +102,38 @@ const MetaCachePrefix = "llmcache:"
 
 // MetaCache is a durable Cache over the primary store's settings, so replies
 // survive restarts and re-ingesting after one makes no call either. Entries
-// are never evicted.
+// are never evicted. With a Sealer (SealWith) the replies, which hold what
+// users said, are sealed under their tenant's data key like the rest of
+// their memories.
 type MetaCache struct {
-	meta lore.MetaStore
+	meta   lore.MetaStore
+	sealer Sealer
+}
+
+// Sealer seals a value under a tenant's data key and opens it again;
+// crypt.Keyring is one. Open returns a value that was never sealed as it is.
+type Sealer interface {
+	Seal(ctx context.Context, tenant, plain string) (string, error)
+	Open(ctx context.Context, tenant, sealed string) (string, error)
+}
+
+// SealWith makes c seal the replies it stores from now on. Call it before
+// the cache is used. A key names its tenant (scopeKey); while sealing, a
+// reply whose key names none is not stored.
+func (c *MetaCache) SealWith(s Sealer) { c.sealer = s }
+
+// keyTenant returns the tenant a cache key names (scopeKey), or false.
+func keyTenant(key string) (string, bool) {
+	rest, ok := strings.CutPrefix(key, "@")
+	if !ok {
+		return "", false
+	}
+	esc, _, ok := strings.Cut(rest, "/")
+	if !ok {
+		return "", false
+	}
+	t, err := url.PathUnescape(esc)
+	return t, err == nil && t != ""
 }
 
 var _ Cache = (*MetaCache)(nil)
@@ -120,11 +151,30 @@ func (c *MetaCache) Get(ctx context.Context, key string) (string, bool, error) {
 	case err != nil:
 		return "", false, fmt.Errorf("llm: meta cache get: %w", err)
 	}
+	if c.sealer != nil {
+		tenant, ok := keyTenant(key)
+		if !ok {
+			return "", false, nil
+		}
+		if v, err = c.sealer.Open(ctx, tenant, v); err != nil {
+			return "", false, fmt.Errorf("llm: meta cache open: %w", err)
+		}
+	}
 	return v, true, nil
 }
 
 // Put implements Cache.
 func (c *MetaCache) Put(ctx context.Context, key, value string) error {
+	if c.sealer != nil {
+		tenant, ok := keyTenant(key)
+		if !ok {
+			return nil
+		}
+		var err error
+		if value, err = c.sealer.Seal(ctx, tenant, value); err != nil {
+			return fmt.Errorf("llm: meta cache seal: %w", err)
+		}
+	}
 	if err := c.meta.SetMeta(ctx, MetaCachePrefix+key, value); err != nil {
 		return fmt.Errorf("llm: meta cache put: %w", err)
 	}

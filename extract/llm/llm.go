@@ -186,6 +186,9 @@ func New(cfg Config) (*Extractor, error) {
 // "llm/<model>/<prompt version>".
 func (x *Extractor) Name() string { return x.name }
 
+// Cache returns the extractor's reply cache.
+func (x *Extractor) Cache() Cache { return x.cache }
+
 // Stats returns a copy of the usage counters per tenant.
 func (x *Extractor) Stats() map[string]Usage {
 	x.mu.Lock()

@@ -68,6 +68,9 @@ func (s *Store) AddEpisodes(ctx context.Context, episodes []*lore.Episode) error
 		if _, err := r.run("AddEpisodes", shape{}, map[string]any{"rows": rows}); err != nil {
 			return struct{}{}, err
 		}
+		if err := r.outbox(episodeEntries(episodes)...); err != nil {
+			return struct{}{}, err
+		}
 		if len(speakers) == 0 {
 			return struct{}{}, nil
 		}
@@ -193,12 +196,19 @@ func (s *Store) UpdateEpisode(ctx context.Context, scope lore.Scope, id string, 
 	}
 	params["history"] = historyRow(id, scope, lore.EventUpdate, upd.Actor, upd.Reason, now)
 	return write(ctx, s, "update episode", func(r txRunner) (*lore.Episode, error) {
+		entries, err := r.episodeOutbox(scope, id)
+		if err != nil {
+			return nil, err
+		}
 		recs, err := r.run("UpdateEpisode", scopeShape(scope), params)
 		if err != nil {
 			return nil, err
 		}
 		if len(recs) == 0 {
 			return nil, lore.Errorf(lore.ENOTFOUND, "episode %q not found", id)
+		}
+		if err := r.outbox(entries...); err != nil {
+			return nil, err
 		}
 		p, err := nodeProps(recs[0], "e")
 		if err != nil {
@@ -217,13 +227,19 @@ func (s *Store) DeleteEpisode(ctx context.Context, scope lore.Scope, id string, 
 	params := scopeParams(scope)
 	params["id"] = id
 	params["history"] = historyRow(id, scope, lore.EventDelete, actor, "", s.now())
-	return s.deleteOne(ctx, "DeleteEpisode", "episode", id, scope, params)
+	return s.deleteOne(ctx, "DeleteEpisode", "episode", id, scope, params, txRunner.episodeOutbox)
 }
 
 // deleteOne runs a statement that deletes one record and returns ENOTFOUND
 // when it deleted none.
-func (s *Store) deleteOne(ctx context.Context, stmt, what, id string, scope lore.Scope, params map[string]any) error {
+// It records the outbox entries that outbox reads before the deletion.
+func (s *Store) deleteOne(ctx context.Context, stmt, what, id string, scope lore.Scope, params map[string]any,
+	outbox func(txRunner, lore.Scope, string) ([]lore.OutboxEntry, error)) error {
 	_, err := write(ctx, s, "delete "+what, func(r txRunner) (struct{}, error) {
+		entries, err := outbox(r, scope, id)
+		if err != nil {
+			return struct{}{}, err
+		}
 		recs, err := r.run(stmt, scopeShape(scope), params)
 		if err != nil {
 			return struct{}{}, err
@@ -231,7 +247,7 @@ func (s *Store) deleteOne(ctx context.Context, stmt, what, id string, scope lore
 		if n, _ := recs[0].Get("deleted"); n == int64(0) {
 			return struct{}{}, lore.Errorf(lore.ENOTFOUND, "%s %q not found", what, id)
 		}
-		return struct{}{}, nil
+		return struct{}{}, r.outbox(entries...)
 	})
 	return err
 }

@@ -2,6 +2,7 @@ package neo4j
 
 import (
 	"context"
+	"time"
 
 	"github.com/lore-memory/lore"
 )
@@ -46,6 +47,11 @@ func (s *Store) recordErasure(ctx context.Context, scope lore.Scope) (int64, err
 		if err != nil {
 			return 0, err
 		}
+		// The index documents go too, by the erase itself or, if that
+		// fails, by the outbox worker.
+		if err := r.outbox(lore.OutboxEntry{Scope: scope, Kind: lore.KindScope}); err != nil {
+			return 0, err
+		}
 		seq, _ := recs[0].Get("seq")
 		return seq.(int64), nil
 	})
@@ -65,8 +71,22 @@ func (s *Store) finishErasure(ctx context.Context, scope lore.Scope, seq int64) 
 // EraseSeq returns the sequence number of the tenant's latest erase, 0 when
 // there was none; while erases are in progress, the one before the oldest
 // of them (their batches still leave records to be read).
+//
+// It reads under the tenant's fence lock (LockFenceToRead), in a write
+// transaction: Neo4j's reads take no locks and may see a commit's changes
+// one record at a time, so a lock-free read could see RecordErasure's new
+// number on the fence node before the erasure it creates, and hand a job a
+// fence past an erase whose deletes have not run yet (the job would then
+// load the erased records and write what it drew from them).
+// RecordErasure holds the same lock until its commit is applied, so under
+// the lock the number and the erasure are seen together.
 func (s *Store) EraseSeq(ctx context.Context, tenantID string) (int64, error) {
-	return read(ctx, s, "erase seq", func(r txRunner) (int64, error) {
+	// The read is not itself a fenced write: a caller's fence must not
+	// refuse it.
+	return write(lore.WithoutFence(ctx), s, "erase seq", func(r txRunner) (int64, error) {
+		if _, err := r.run("LockFenceToRead", shape{}, map[string]any{"fence_tenant_id": tenantID}); err != nil {
+			return 0, err
+		}
 		recs, err := r.run("EraseSeq", shape{}, map[string]any{"tenant_id": tenantID})
 		if err != nil {
 			return 0, err
@@ -101,6 +121,31 @@ func (s *Store) DeleteMetaPrefix(ctx context.Context, prefix string) (int, error
 	for {
 		n, err := write(ctx, s, "delete meta prefix", func(r txRunner) (int64, error) {
 			recs, err := r.run("DeleteMetaPrefix", shape{}, map[string]any{"prefix": prefix, "batch": int64(s.deleteBatch)})
+			if err != nil {
+				return 0, err
+			}
+			n, _ := recs[0].Get("deleted")
+			return n.(int64), nil
+		})
+		if err != nil {
+			return total, err
+		}
+		total += int(n)
+		if n < int64(s.deleteBatch) {
+			return total, nil
+		}
+	}
+}
+
+var _ lore.ErasurePruner = (*Store)(nil)
+
+// PruneErasures deletes, in batches, the erasures of finished erases
+// recorded before before.
+func (s *Store) PruneErasures(ctx context.Context, before time.Time) (int, error) {
+	total := 0
+	for {
+		n, err := write(lore.WithoutFence(ctx), s, "prune erasures", func(r txRunner) (int64, error) {
+			recs, err := r.run("PruneErasures", shape{}, map[string]any{"before": before.UTC(), "batch": int64(s.deleteBatch)})
 			if err != nil {
 				return 0, err
 			}

@@ -144,6 +144,9 @@ func (s *Store) MergeFact(ctx context.Context, f *lore.Fact, actor string) (*lor
 			if created, _ := recs[0].Get("created"); created == true {
 				ev = lore.EventAdd
 			}
+			if err := r.outbox(lore.OutboxEntry{Scope: stored.Scope, Kind: lore.KindFact, MemoryID: stored.ID}); err != nil {
+				return merged{}, err
+			}
 			return merged{stored, ev}, nil
 		})
 		if lore.ErrorCode(err) != lore.ECONFLICT {
@@ -245,7 +248,11 @@ func (s *Store) UpdateFact(ctx context.Context, scope lore.Scope, id string, upd
 		if err != nil {
 			return nil, err
 		}
-		return toFact(p)
+		f, err := toFact(p)
+		if err != nil {
+			return nil, err
+		}
+		return f, r.factUpdated(f, upd.Text != nil)
 	})
 }
 
@@ -257,7 +264,7 @@ func (s *Store) DeleteFact(ctx context.Context, scope lore.Scope, id string, act
 	params := scopeParams(scope)
 	params["id"] = id
 	params["history"] = historyRow(id, scope, lore.EventDelete, actor, "", s.now())
-	return s.deleteOne(ctx, "DeleteFact", "fact", id, scope, params)
+	return s.deleteOne(ctx, "DeleteFact", "fact", id, scope, params, txRunner.factOutbox)
 }
 
 // updateFactTriple runs UpdateFact for an update that changes what the fact
@@ -331,6 +338,10 @@ func (s *Store) updateFactTriple(ctx context.Context, scope lore.Scope, id strin
 		if err != nil {
 			return nil, err
 		}
-		return toFact(p)
+		f, err := toFact(p)
+		if err != nil {
+			return nil, err
+		}
+		return f, r.factUpdated(f, true)
 	})
 }

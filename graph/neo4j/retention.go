@@ -75,6 +75,14 @@ func (s *Store) sweepRows(ctx context.Context, stmt string, params map[string]an
 			}
 			out = append(out, props(m))
 		}
-		return out, nil
+		var entries []lore.OutboxEntry
+		for _, p := range out {
+			if stmt == "SweepExpiredFacts" {
+				entries = append(entries, lore.OutboxEntry{Scope: p.scope(), Kind: lore.KindFact, MemoryID: p.str("id")})
+			} else {
+				entries = append(entries, episodeEntries([]*lore.Episode{{ID: p.str("id"), Scope: p.scope(), Content: p.str("content")}})...)
+			}
+		}
+		return out, r.outbox(entries...)
 	})
 }

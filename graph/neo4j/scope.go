@@ -61,6 +61,9 @@ func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteS
 	if err := s.deleteScopeProfile(ctx, scope); err != nil {
 		return stats, err
 	}
+	if err := s.deleteScopeQueryLog(ctx, scope); err != nil { // querylog.go
+		return stats, err
+	}
 	// The user node goes with the whole user, not with one agent or run;
 	// every user node of a tenant with the tenant.
 	stmt := ""

@@ -48,6 +48,9 @@ type Config struct {
 	// connection that a network failure left half open is read from
 	// forever otherwise, and a worker stuck on it holds its job.
 	CallTimeout time.Duration
+	// Now is the store's clock (record times, expiry checks); nil means
+	// time.Now. Tests inject one.
+	Now func() time.Time
 }
 
 // DefaultCallTimeout is Config.CallTimeout's default: long enough for a
@@ -115,6 +118,9 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	}
 	s := &Store{driver: driver, db: cfg.Database, now: time.Now, deleteBatch: defaultDeleteBatch,
 		callTimeout: cmp.Or(cfg.CallTimeout, DefaultCallTimeout)}
+	if cfg.Now != nil {
+		s.now = cfg.Now
+	}
 	if err := s.parse(); err != nil {
 		_ = driver.Close(ctx)
 		return nil, err

@@ -57,6 +57,14 @@ func TestProfile(t *testing.T) {
 	storetest.RunProfile(t, "neo4j", func(tb testing.TB) storetest.ProfileBackend { return mustOpen(tb) })
 }
 
+func TestQueryLog(t *testing.T) {
+	storetest.RunQueryLog(t, "neo4j", func(tb testing.TB) storetest.QueryLogBackend { return mustOpen(tb) })
+}
+
 func TestFeedback(t *testing.T) {
 	storetest.RunFeedback(t, "neo4j", func(tb testing.TB) storetest.FeedbackBackend { return mustOpen(tb) })
+}
+
+func TestOutbox(t *testing.T) {
+	storetest.RunOutbox(t, "neo4j", func(tb testing.TB) storetest.OutboxStore { return mustOpen(tb) })
 }

@@ -75,6 +75,9 @@ func (s *Store) AddEpisodes(ctx context.Context, episodes []*lore.Episode) error
 			if err != nil {
 				return err
 			}
+			if err := s.outbox(ctx, tx, episodeEntry(ep, ep.Content)); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
@@ -177,6 +180,13 @@ func (s *Store) UpdateEpisode(ctx context.Context, scope lore.Scope, id string, 
 			return err
 		}
 		out = ep
+		entries, err := episodeEntries(ctx, tx, ep, before)
+		if err != nil {
+			return err
+		}
+		if err := s.outbox(ctx, tx, entries...); err != nil {
+			return err
+		}
 		return addHistory(ctx, tx, lore.HistoryEvent{MemoryID: ep.ID, Scope: ep.Scope, Event: lore.EventUpdate,
 			Before: before, After: ep.Content, Actor: upd.Actor, Reason: upd.Reason, At: ep.UpdatedAt})
 	})
@@ -198,6 +208,13 @@ func (s *Store) DeleteEpisode(ctx context.Context, scope lore.Scope, id string, 
 			return err
 		}
 		if err := setExpiry(ctx, tx, ep.ID, "", ep.Scope, nil); err != nil {
+			return err
+		}
+		entries, err := episodeEntries(ctx, tx, ep, ep.Content)
+		if err != nil {
+			return err
+		}
+		if err := s.outbox(ctx, tx, entries...); err != nil {
 			return err
 		}
 		return addHistory(ctx, tx, lore.HistoryEvent{MemoryID: ep.ID, Scope: ep.Scope, Event: lore.EventDelete,

@@ -160,3 +160,19 @@ func (s *Store) exec(ctx context.Context, query string, args ...any) (sql.Result
 	})
 	return res, err
 }
+
+var _ lore.ErasurePruner = (*Store)(nil)
+
+// PruneErasures deletes the erasure rows recorded before before. An erase
+// is one transaction here, so every row is of a finished erase. EraseSeq
+// may then go back (to 0 once a tenant has no rows), which is safe: the
+// sequence itself never goes back (AUTOINCREMENT), so every later erase
+// still numbers above any fence read before it.
+func (s *Store) PruneErasures(ctx context.Context, before time.Time) (int, error) {
+	res, err := s.w.ExecContext(ctx, `DELETE FROM erasures WHERE erased_at < ?`, micros(before))
+	if err != nil {
+		return 0, wrap("prune erasures", err)
+	}
+	n, err := res.RowsAffected()
+	return int(n), wrap("prune erasures", err)
+}

@@ -141,8 +141,11 @@ func (s *Store) MergeFact(ctx context.Context, f *lore.Fact, actor string) (*lor
 			return err
 		}
 		got, err := getFact(ctx, tx, lore.Scope{TenantID: f.Scope.TenantID, UserID: ns.UserID, AgentID: ns.AgentID}, id)
+		if err != nil {
+			return err
+		}
 		out = got
-		return err
+		return s.outbox(ctx, tx, lore.OutboxEntry{Scope: got.Scope, Kind: lore.KindFact, MemoryID: got.ID})
 	})
 	if err != nil {
 		return nil, "", wrap("merge fact", err)
@@ -258,6 +261,13 @@ func (s *Store) UpdateFact(ctx context.Context, scope lore.Scope, id string, upd
 			return err
 		}
 		out = f
+		entries := factEntries(f)
+		if f.Text == before {
+			entries = entries[:1] // the episodes' documents quote the sentence only
+		}
+		if err := s.outbox(ctx, tx, entries...); err != nil {
+			return err
+		}
 		return addHistory(ctx, tx, lore.HistoryEvent{MemoryID: f.ID, Scope: f.Scope, Event: event,
 			Before: before, After: f.Text, Actor: upd.Actor, Reason: upd.Reason, At: f.UpdatedAt})
 	})
@@ -342,6 +352,9 @@ func (s *Store) DeleteFact(ctx context.Context, scope lore.Scope, id string, act
 			return err
 		}
 		if err := setExpiry(ctx, tx, f.ID, "", f.Scope, nil); err != nil {
+			return err
+		}
+		if err := s.outbox(ctx, tx, factEntries(f)...); err != nil {
 			return err
 		}
 		return addHistory(ctx, tx, lore.HistoryEvent{MemoryID: f.ID, Scope: f.Scope, Event: lore.EventDelete,
@@ -554,6 +567,11 @@ func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteS
 		if err := recordErasure(ctx, tx, scope, s.clock()); err != nil {
 			return err
 		}
+		// The index documents go too, by the erase itself or, if that
+		// fails, by the outbox worker.
+		if err := s.outbox(ctx, tx, lore.OutboxEntry{Scope: scope, Kind: lore.KindScope}); err != nil {
+			return err
+		}
 		del := func(table string, namespaced bool) (int, error) {
 			var w where
 			if namespaced {
@@ -595,6 +613,9 @@ func (s *Store) DeleteScope(ctx context.Context, scope lore.Scope) (lore.DeleteS
 			return err
 		}
 		if err := deleteScopeProfile(ctx, tx, scope); err != nil {
+			return err
+		}
+		if err := deleteScopeQueryLog(ctx, tx, scope); err != nil { // querylog.go
 			return err
 		}
 		_, err = deleteFeedback(ctx, tx, scope, true) // feedback.go

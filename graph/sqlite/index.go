@@ -76,6 +76,12 @@ func (x *Index) upsert(ctx context.Context, docs []lore.IndexDoc) error {
 	defer s.indexMu.Unlock()
 	var old []docRef
 	err := s.write(ctx, func(tx *sql.Tx) error {
+		// The outbox entries the write completes go in its transaction.
+		if tag, acked := lore.OutboxAck(ctx); tag != "" {
+			if err := ackOutbox(ctx, tx, tag, acked); err != nil {
+				return err
+			}
+		}
 		var err error
 		ids := make([]string, len(docs))
 		for i, d := range docs {

@@ -79,6 +79,11 @@ func (s *Store) SweepExpired(ctx context.Context, now time.Time, limit int) (lor
 					return err
 				}
 				out.Episodes = append(out.Episodes, eps...)
+				for _, ep := range eps {
+					if err := s.outbox(ctx, tx, episodeEntry(ep, ep.Content)); err != nil {
+						return err
+					}
+				}
 				if _, err := tx.ExecContext(ctx, `DELETE FROM episodes WHERE id = ?`, d.id); err != nil {
 					return err
 				}
@@ -88,6 +93,11 @@ func (s *Store) SweepExpired(ctx context.Context, now time.Time, limit int) (lor
 					return err
 				}
 				out.Facts = append(out.Facts, facts...)
+				for _, f := range facts {
+					if err := s.outbox(ctx, tx, lore.OutboxEntry{Scope: f.Scope, Kind: lore.KindFact, MemoryID: f.ID}); err != nil {
+						return err
+					}
+				}
 				if _, err := tx.ExecContext(ctx, `DELETE FROM facts WHERE id = ?`, d.id); err != nil {
 					return err
 				}
@@ -127,6 +137,9 @@ func (s *Store) DropRawText(ctx context.Context, tenantID string, before time.Ti
 				return err
 			}
 			if _, err := tx.ExecContext(ctx, `UPDATE history SET before = '', after = '' WHERE memory_id = ?`, ep.ID); err != nil {
+				return err
+			}
+			if err := s.outbox(ctx, tx, episodeEntry(ep, ep.Content)); err != nil {
 				return err
 			}
 		}

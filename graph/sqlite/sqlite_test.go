@@ -246,6 +246,15 @@ func TestProfile(t *testing.T) {
 	storetest.RunProfile(t, "sqlite", func(tb testing.TB) storetest.ProfileBackend { return mustOpen(tb) })
 }
 
+func TestQueryLog(t *testing.T) {
+	storetest.RunQueryLog(t, "sqlite", func(tb testing.TB) storetest.QueryLogBackend { return mustOpen(tb) })
+}
+
 func TestFeedback(t *testing.T) {
 	storetest.RunFeedback(t, "sqlite", func(tb testing.TB) storetest.FeedbackBackend { return mustOpen(tb) })
+}
+
+func TestOutbox(t *testing.T) {
+	storetest.RunOutbox(t, "sqlite", func(tb testing.TB) storetest.OutboxStore { return mustOpen(tb) })
+	storetest.RunIndexLister(t, "sqlite", func(tb testing.TB) lore.Index { return mustIndex(tb) })
 }

@@ -474,3 +474,7 @@ func TestBM25KeepsFreshRareMatches(t *testing.T) {
 		}
 	}
 }
+
+func TestListDocs(t *testing.T) {
+	storetest.RunIndexLister(t, "weaviate", func(tb testing.TB) lore.Index { return mustOpen(tb) })
+}

@@ -1,0 +1,71 @@
+package crypt
+
+import (
+	"context"
+	"time"
+
+	"github.com/lore-memory/lore"
+)
+
+var (
+	_ lore.QueryLogStore  = (*Store)(nil)
+	_ lore.TenantProfiles = (*Store)(nil)
+)
+
+// AppendQueryLog seals the query's text; its hash is taken from the text
+// first, so the profile evidence that names it stays the same.
+func (s *Store) AppendQueryLog(ctx context.Context, scope lore.Scope, e lore.QueryLogEntry) error {
+	p, err := port[lore.QueryLogStore](s)
+	if err != nil {
+		return err
+	}
+	if err := e.Validate(); err != nil {
+		return err
+	}
+	if e.Query, err = s.Keys.Seal(ctx, scope.TenantID, e.Query); err != nil {
+		return err
+	}
+	return p.AppendQueryLog(ctx, scope, e)
+}
+
+// QueryLog opens the queries the store returns.
+func (s *Store) QueryLog(ctx context.Context, scope lore.Scope, f lore.QueryLogFilter) ([]lore.QueryLogEntry, error) {
+	p, err := port[lore.QueryLogStore](s)
+	if err != nil {
+		return nil, err
+	}
+	out, err := p.QueryLog(ctx, scope, f)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		if out[i].Query, err = s.Keys.Open(ctx, scope.TenantID, out[i].Query); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (s *Store) MarkQueryLogInferred(ctx context.Context, scope lore.Scope, ids []string, at time.Time) error {
+	p, err := port[lore.QueryLogStore](s)
+	if err != nil {
+		return err
+	}
+	return p.MarkQueryLogInferred(ctx, scope, ids, at)
+}
+
+func (s *Store) PurgeQueryLog(ctx context.Context, now time.Time, tenantID string, before time.Time) (int, error) {
+	p, err := port[lore.QueryLogStore](s)
+	if err != nil {
+		return 0, err
+	}
+	return p.PurgeQueryLog(ctx, now, tenantID, before)
+}
+
+func (s *Store) TenantProfileEntries(ctx context.Context, tenantID string) (map[string][]lore.ProfileEntry, error) {
+	p, err := port[lore.TenantProfiles](s)
+	if err != nil {
+		return nil, err
+	}
+	return p.TenantProfileEntries(ctx, tenantID)
+}

@@ -1,0 +1,1 @@
+CREATE CONSTRAINT query_log_id IF NOT EXISTS FOR (q:QueryLog) REQUIRE q.id IS UNIQUE

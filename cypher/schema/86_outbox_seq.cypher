@@ -1,0 +1,1 @@
+CREATE CONSTRAINT outbox_seq IF NOT EXISTS FOR (o:OutboxEntry) REQUIRE o.seq IS UNIQUE

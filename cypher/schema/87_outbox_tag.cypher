@@ -1,0 +1,1 @@
+CREATE RANGE INDEX outbox_tag IF NOT EXISTS FOR (o:OutboxEntry) ON (o.tag)
