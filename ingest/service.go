@@ -178,6 +178,10 @@ type Service struct {
 	// Observer is told of each job enqueued and each run settled (the
 	// /metrics queue counters); nil: nobody.
 	Observer JobObserver
+	// FactScorer drops extracted facts a learned model scores as not worth
+	// keeping, before they are stored (factscorer.go); nil, or no
+	// Embedder: every fact is kept.
+	FactScorer FactScorer
 
 	// wake tells idle workers that Add enqueued a job, so they need not wait
 	// for the next poll.
