@@ -188,6 +188,10 @@ type Service struct {
 	// ProfileInferrer reads the query logs in batches (extract/llm); nil:
 	// no batch inference.
 	ProfileInferrer ProfileInferrer
+	// FactScorer drops extracted facts a learned model scores as not worth
+	// keeping, before they are stored (factscorer.go); nil, or no
+	// Embedder: every fact is kept.
+	FactScorer FactScorer
 
 	// wake tells idle workers that Add enqueued a job, so they need not wait
 	// for the next poll.
