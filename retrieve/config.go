@@ -140,6 +140,9 @@ type Config struct {
 	// are shown as results (turns whose facts are shown are always
 	// deferred).
 	DeferFacts bool `json:"defer_facts"`
+	// DeferFactRepeats lets the source diversity also defer a fact whose
+	// source turns the facts kept above it already show.
+	DeferFactRepeats bool `json:"defer_fact_repeats"`
 	// SpreadTop is how many leading places of the answer to an aggregating
 	// query ("how many…", "which first, A or B?") prefer a conversation not
 	// yet shown in them (0: off).

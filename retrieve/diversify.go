@@ -59,6 +59,9 @@ func diversify(results []Result, k int, threshold float64, sources func(Result) 
 			return false
 		}
 		if r.Fact != nil {
+			if d.Repeats && all(srcs, func(id string) bool { return shownEps[id] || factEps[id] != nil }) {
+				return true
+			}
 			return d.Facts && all(srcs, func(id string) bool { return shownEps[id] })
 		}
 		return all(srcs, func(id string) bool { return shownEps[id] || coveredByFacts(r, id) })
@@ -145,6 +148,9 @@ func diversify(results []Result, k int, threshold float64, sources func(Result) 
 type deferral struct {
 	// Facts defers a fact whose turns are shown as results.
 	Facts bool
+	// Repeats defers a fact whose turns are all shown, as results or as
+	// the sources of facts kept above it.
+	Repeats bool
 	// Margin is how far below a deferred result the results that pass it
 	// may score (below 0: no bound).
 	Margin float64

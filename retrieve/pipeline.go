@@ -139,7 +139,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 			return sourceIDs(r)
 		}
 	}
-	ordered = diversify(ordered, req.TopK, cfg.DuplicateSimilarity, shown, deferral{Facts: cfg.DeferFacts, Margin: cfg.DeferMargin, Cover: cfg.FactCover,
+	ordered = diversify(ordered, req.TopK, cfg.DuplicateSimilarity, shown, deferral{Facts: cfg.DeferFacts, Repeats: cfg.DeferFactRepeats, Margin: cfg.DeferMargin, Cover: cfg.FactCover,
 		// A fact about the entity the query names by role, with the
 		// query's topic words, is the answer; its turn being shown
 		// does not make it redundant.
