@@ -96,7 +96,11 @@ type Config struct {
 	// RelationCircle resolves, as RelationNamed does, only the named people
 	// and pets that are the user's own: the object of a current relation
 	// fact (has_<role>) of the user's entity. A conversation between named
-	// speakers (LoCoMo) has no user entity, and nothing changes there.
+	// speakers (LoCoMo) has no user entity, and nothing changes there. On
+	// by default: relational pass@1 tune 0.917 -> 0.944, validate 0.952 ->
+	// 0.968; LoCoMo validate any@10 / frac@10 0.884 / 0.830 and LongMemEval
+	// tune 0.889 / 0.860, validate 0.844 / 0.880 (turn all@10 / session
+	// all@5) unchanged.
 	RelationCircle bool `json:"relation_circle"`
 	// MaxLinkedEntities bounds the entities linked from query n-grams.
 	MaxLinkedEntities int `json:"max_linked_entities"`
@@ -197,6 +201,7 @@ func DefaultConfig() Config {
 		HubMentions:         50,
 		MaxLinkedEntities:   8,
 		RelationSelf:        true,
+		RelationCircle:      true,
 		UserEntities:        3,
 		MaxExpansionTerms:   12,
 		RecencyHalfLifeDays: 180,
