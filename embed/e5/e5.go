@@ -54,7 +54,7 @@ const (
 	// an extracted entity for an existing one (lore.EntitySimilarityEmbedder).
 	// e5's vectors of unrelated short texts lie much closer together than
 	// MiniLM's (two different Chinese given names score above 0.9), so its
-	// bar is higher: measured on fixtures/zh, see embed/README.md.
+	// bar is higher.
 	EntitySimilarity = 0.97
 )
 
