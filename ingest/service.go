@@ -79,7 +79,8 @@ type Config struct {
 	MaxNGram int
 	// EntitySimilarity is the cosine similarity of name embeddings above
 	// which an extracted entity is taken to be an existing one of the same
-	// type.
+	// type. 0 (the default): the embedder's own bar (lore.EntitySimilarity:
+	// 0.9 for MiniLM, higher for e5, whose vectors crowd closer).
 	EntitySimilarity float64
 	// SingleValuedPredicates are added to lore's table of single-valued
 	// predicates (single_valued.txt): for these a subject holds one
@@ -116,7 +117,6 @@ func DefaultConfig() Config {
 		MaxCandidateEntities: 50,
 		MaxCandidateFacts:    50,
 		MaxNGram:             4,
-		EntitySimilarity:     0.9,
 	}
 }
 
@@ -155,8 +155,8 @@ func (c Config) withDefaults() Config {
 	setInt(&c.MaxCandidateEntities, d.MaxCandidateEntities)
 	setInt(&c.MaxCandidateFacts, d.MaxCandidateFacts)
 	setInt(&c.MaxNGram, d.MaxNGram)
-	if c.EntitySimilarity <= 0 || c.EntitySimilarity > 1 {
-		c.EntitySimilarity = d.EntitySimilarity
+	if c.EntitySimilarity < 0 || c.EntitySimilarity > 1 {
+		c.EntitySimilarity = 0
 	}
 	if c.BackoffMax < c.BackoffBase {
 		c.BackoffMax = c.BackoffBase
