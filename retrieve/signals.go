@@ -55,6 +55,10 @@ type Personal struct {
 	FrequencyHalfLifeDays float64 `json:"frequency_half_life_days"`
 	FrequencySaturation   float64 `json:"frequency_saturation"`
 	ReturnedShare         float64 `json:"returned_share"`
+	// BySource lets a memory share the signals of the memories drawn from
+	// the same source turn: a verdict on a fact counts for its turn and the
+	// turn's other facts, and the reverse (bysource.go).
+	BySource bool `json:"by_source"`
 	// TrackUsage counts every search's top k as returned and the request's
 	// Used ids as cited (needs Pipeline.Feedback).
 	TrackUsage bool `json:"track_usage"`
@@ -153,9 +157,15 @@ func (p *Pipeline) personal(ctx context.Context, req Request, c *candidateSet, i
 	if cfg.Success > 0 {
 		hash = lore.QueryHash(req.Query)
 	}
+	if cfg.BySource {
+		ids = append(ids, sourceIDsToLoad(c)...)
+	}
 	sigs, err := p.Feedback.MemorySignals(ctx, req.Scope.Namespace(), ids, hash)
 	if err != nil {
 		return nil, nil, fmt.Errorf("retrieve: memory signals: %w", err)
+	}
+	if cfg.BySource {
+		sigs = spreadBySource(c, sigs) // bysource.go
 	}
 	var out []signal
 	add := func(name string, w float64, score func(lore.MemorySignal) float64) {
