@@ -68,3 +68,17 @@ func TestSpreadBySource(t *testing.T) {
 		t.Fatalf("sourceIDsToLoad = %v, want [e3]", got)
 	}
 }
+
+// TestMultiplyLiftsOnlyWhatTheQueryReaches: with Personal.Multiply the
+// personal terms scale fused scores; a memory with no fused score gains none.
+func TestMultiplyLiftsOnlyWhatTheQueryReaches(t *testing.T) {
+	f := fused{Scores: map[string]float64{"a": 1, "b": 0.5}, Details: map[string]map[string]float64{}}
+	st := &personalState{lift: []signal{{Name: SignalFrequency, Weight: 0.5, Scores: map[string]float64{"b": 1, "c": 1}}}}
+	st.apply(f)
+	if f.Scores["a"] != 1 || f.Scores["b"] != 0.75 || len(f.Scores) != 2 {
+		t.Fatalf("scores %v, want a 1, b 0.5×1.5 = 0.75 and no c", f.Scores)
+	}
+	if f.Details["b"][SignalFrequency] != 1 {
+		t.Fatalf("b's details %v, want frequency 1", f.Details["b"])
+	}
+}

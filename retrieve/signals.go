@@ -55,6 +55,10 @@ type Personal struct {
 	FrequencyHalfLifeDays float64 `json:"frequency_half_life_days"`
 	FrequencySaturation   float64 `json:"frequency_saturation"`
 	ReturnedShare         float64 `json:"returned_share"`
+	// Multiply makes the personal, frequency and success terms factors of
+	// the fused score, score × (1 + w·term), instead of added terms: they
+	// reorder what the query reaches and lift nothing it does not.
+	Multiply bool `json:"multiply"`
 	// BySource lets a memory share the signals of the memories drawn from
 	// the same source turn: a verdict on a fact counts for its turn and the
 	// turn's other facts, and the reverse (bysource.go).
@@ -130,6 +134,7 @@ func parseIntentWeights(data string) (map[Intent]intentWeights, error) {
 type personalState struct {
 	relevance map[string]float64 // candidates whose relevance is not 1
 	penalty   map[string]float64 // candidates with a bad record for the query
+	lift      []signal           // with Multiply: score × (1 + Σ weight·term)
 }
 
 // SignalSuccessPenalty names the bad-record factor in Result.ScoreDetails.
@@ -183,12 +188,17 @@ func (p *Pipeline) personal(ctx context.Context, req Request, c *candidateSet, i
 	add(SignalPersonal, cfg.Personal*mult[0], personalScore)
 	add(SignalFrequency, cfg.Frequency*mult[1], func(m lore.MemorySignal) float64 { return frequencyScore(m, now, cfg) })
 	add(SignalSuccess, cfg.Success*mult[2], func(m lore.MemorySignal) float64 { return successScore(m, cfg.MinSampleSize) })
+	st := &personalState{}
+	if cfg.Multiply {
+		// The user's own terms scale the fused score instead of adding to
+		// it: a memory the query does not reach stays where it is.
+		st.lift, out = out, nil
+	}
 	cross, err := p.crossUserSignals(ctx, req, c, mult[0], now)
 	if err != nil {
 		return nil, nil, err
 	}
 	out = append(out, cross...)
-	st := &personalState{}
 	if cfg.Success > 0 && mult[2] > 0 && cfg.SuccessPenalty > 0 && cfg.SuccessPenalty < 1 {
 		st.penalty = map[string]float64{}
 		for id, m := range sigs {
@@ -217,6 +227,14 @@ func (st *personalState) apply(f fused) {
 		if _, ok := f.Scores[id]; ok {
 			f.Scores[id] *= r
 			detail(f.Details, id)[SignalRelevance] = r
+		}
+	}
+	for _, s := range st.lift {
+		for id, v := range s.Scores {
+			if _, ok := f.Scores[id]; ok {
+				f.Scores[id] *= 1 + s.Weight*v
+				detail(f.Details, id)[s.Name] = v
+			}
 		}
 	}
 	for id, r := range st.penalty {
