@@ -50,7 +50,11 @@ type Personal struct {
 	// whose verdicts for the same normalised query are more unhelpful
 	// than helpful (0 or 1: off). The user said it did not answer this
 	// question; other queries are not touched, and no sample size is
-	// waited for, so asking again shows what lay below it.
+	// waited for, so asking again shows what lay below it. 0.1 by default:
+	// against 0.5 it lifts LoCoMo half A asked again (bench feedback,
+	// success alone) from any@10 0.900 to 0.922 on the tuning half and from
+	// 0.947 to 0.974 on the validation half, by pushing each round's judged
+	// memories far enough down for the next round to look 10 deeper.
 	SuccessPenalty        float64 `json:"success_penalty"`
 	FrequencyHalfLifeDays float64 `json:"frequency_half_life_days"`
 	FrequencySaturation   float64 `json:"frequency_saturation"`
@@ -80,7 +84,7 @@ type Personal struct {
 // DefaultPersonal is every signal off, with the issue's parameters ready
 // for when one is turned on.
 func DefaultPersonal() Personal {
-	return Personal{MinSampleSize: 3, SuccessPenalty: 0.5, FrequencyHalfLifeDays: 30, FrequencySaturation: 20, ReturnedShare: 0.1, Rule: lore.DefaultFeedbackRule(),
+	return Personal{MinSampleSize: 3, SuccessPenalty: 0.1, FrequencyHalfLifeDays: 30, FrequencySaturation: 20, ReturnedShare: 0.1, Rule: lore.DefaultFeedbackRule(),
 		ColdStart: DefaultColdStart(), Collaborative: DefaultCollaborative()}
 }
 
