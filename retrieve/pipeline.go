@@ -809,7 +809,8 @@ func explain(signals []signal, f fused, id string) map[string]float64 {
 	}
 	// The context share and the speaker factor apply after fusion; they
 	// are not signals.
-	for _, name := range []string{SignalContext, SignalSpeaker, SignalAssistant, SignalRecency, SignalAnswer, SignalEnded, SignalProfile, SignalRelevance, SignalSuccessPenalty, SignalPolicy} {
+	for _, name := range []string{SignalContext, SignalSpeaker, SignalAssistant, SignalRecency, SignalAnswer, SignalEnded, SignalProfile, SignalRelevance, SignalSuccessPenalty, SignalPolicy,
+		SignalPersonal, SignalFrequency, SignalSuccess} { // the last three as factors (Personal.Multiply)
 		if v, ok := f.Details[id][name]; ok {
 			out[name] = v
 		}
