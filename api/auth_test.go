@@ -130,6 +130,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		{"GET", "/v1/memories/" + epID + "/history?user_id=alice", nil, http.StatusOK, false},
 		// Feedback before the mem0 block, whose entity delete erases alice.
 		{"POST", "/v1/memories/" + epID + "/feedback", map[string]any{"user_id": "alice", "helpful": true}, http.StatusOK, false},
+		{"GET", "/v1/users/alice/feedback?limit=10", nil, http.StatusOK, false},
 		{"DELETE", "/v1/users/alice/feedback", nil, http.StatusOK, false},
 		{"GET", "/v1/jobs/" + acc.JobID + "?user_id=alice", nil, http.StatusOK, false},
 		// A queued job cannot be retried: 409 is the handler's answer.

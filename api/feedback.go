@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/gin-gonic/gin"
 
@@ -100,4 +101,53 @@ func (s *Server) resetFeedback(c *gin.Context) {
 		return
 	}
 	c.JSON(http.StatusOK, feedbackReset{Scope: scope, Deleted: n})
+}
+
+// verdictPage bounds a page of GET /v1/users/{id}/feedback.
+const verdictPage = 500
+
+// verdictList is the answer to GET /v1/users/{id}/feedback: the user's
+// verdicts newest first, and the cursor of the next page when this one is
+// full.
+type verdictList struct {
+	Results    []lore.Verdict `json:"results"`
+	NextCursor string         `json:"next_cursor,omitempty"`
+}
+
+// listFeedback lists one user's verdicts (with agent_id, that agent's
+// namespace only), newest first, a page at a time: limit (1–500, default
+// 100) and before (a page's next_cursor).
+func (s *Server) listFeedback(c *gin.Context) {
+	scope, err := s.scope(c, scopeParams{TenantID: c.Query("tenant_id"), UserID: c.Param("user_id"), AgentID: c.Query("agent_id")})
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	page := lore.VerdictPage{Limit: 100, Before: c.Query("before")}
+	if v := c.Query("limit"); v != "" {
+		if page.Limit, err = strconv.Atoi(v); err != nil || page.Limit < 1 || page.Limit > verdictPage {
+			s.writeError(c, lore.Errorf(lore.EINVALID, "limit must be between 1 and %d, got %q", verdictPage, v))
+			return
+		}
+	}
+	store, err := s.feedbackStore()
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	lister, ok := store.(lore.VerdictLister)
+	if !ok {
+		s.writeError(c, lore.Errorf(lore.EUNAVAILABLE, "this server cannot list verdicts"))
+		return
+	}
+	vs, err := lister.ListVerdicts(c.Request.Context(), scope, page)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	out := verdictList{Results: vs}
+	if len(vs) == page.Limit {
+		out.NextCursor = lore.VerdictCursor(vs[len(vs)-1])
+	}
+	c.JSON(http.StatusOK, out)
 }

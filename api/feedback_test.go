@@ -63,6 +63,38 @@ func TestFeedbackRoute(t *testing.T) {
 	}
 	wantError(t, e.do("POST", "/v1/memories/search", map[string]any{"user_id": "alice", "query": "passport", "used": []string{""}}), http.StatusBadRequest, lore.EINVALID, "used")
 
+	// The listing: newest first, a page at a time, bob's verdicts apart.
+	var listed []lore.Verdict
+	for path := "/v1/users/alice/feedback?limit=4"; ; {
+		page := decode[verdictList](t, e.must(http.StatusOK, "GET", path, nil))
+		listed = append(listed, page.Results...)
+		if page.NextCursor == "" {
+			break
+		}
+		path = "/v1/users/alice/feedback?limit=4&before=" + page.NextCursor
+	}
+	if len(listed) != 6 || listed[0].Helpful || !listed[5].Helpful || listed[0].MemoryID != mine {
+		t.Fatalf("listed %d verdicts, first %+v; want 6, the unhelpful (last given) first", len(listed), listed[0])
+	}
+	for i := 1; i < len(listed); i++ {
+		if listed[i].CreatedAt.After(listed[i-1].CreatedAt) {
+			t.Fatalf("verdict %d is newer than verdict %d, want newest first", i, i-1)
+		}
+	}
+	if bob := decode[verdictList](t, e.must(http.StatusOK, "GET", "/v1/users/bob/feedback", nil)); len(bob.Results) != 0 || bob.NextCursor != "" {
+		t.Fatalf("bob's listing: %+v, want empty", bob)
+	}
+	wantError(t, e.do("GET", "/v1/users/alice/feedback?limit=0", nil), http.StatusBadRequest, lore.EINVALID, "limit")
+	wantError(t, e.do("GET", "/v1/users/alice/feedback?before=yesterday", nil), http.StatusBadRequest, lore.EINVALID, "cursor")
+
+	// Deleting a memory removes its verdicts and signals.
+	gone := add("alice", "My old locker code was 1234.")
+	e.must(http.StatusOK, "POST", "/v1/memories/"+gone+"/feedback", map[string]any{"user_id": "alice", "helpful": true, "query": "locker code"})
+	e.must(http.StatusOK, "DELETE", "/v1/memories/"+gone+"?user_id=alice", nil)
+	if page := decode[verdictList](t, e.must(http.StatusOK, "GET", "/v1/users/alice/feedback", nil)); len(page.Results) != 6 {
+		t.Fatalf("after deleting a judged memory: %d verdicts listed, want the other memory's 6", len(page.Results))
+	}
+
 	// Reset: the user's verdicts go, relevance is 1 again.
 	reset := decode[feedbackReset](t, e.must(http.StatusOK, "DELETE", "/v1/users/alice/feedback", nil))
 	if reset.Deleted != 6 {

@@ -176,6 +176,7 @@ func (s *Server) engine() *gin.Engine {
 	// Ranking signals (issue 14, feedback.go).
 	v1.POST("/memories/:id/feedback", s.memoryFeedback)
 	v1.DELETE("/users/:user_id/feedback", s.resetFeedback)
+	v1.GET("/users/:user_id/feedback", s.listFeedback)
 	return r
 }
 

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lore-memory/lore"
 )
 
 func TestPassAt(t *testing.T) {
@@ -157,5 +159,51 @@ func TestFactsRunnerEndToEnd(t *testing.T) {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md.String())
 		}
+	}
+}
+
+// TestFactsRunnerReuse checks that Reuse asks the questions again on a
+// user already ingested in full, and ingests again a user whose stored
+// episodes do not match the set.
+func TestFactsRunnerReuse(t *testing.T) {
+	set, err := LoadFactSet("../fixtures/bench/facts_small.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, pipe := newServices(t, 0)
+	ctx := context.Background()
+	r := &FactsRunner{Ingest: svc, Pipeline: pipe, Reuse: true}
+	first, err := r.Run(ctx, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Edit the first user's first message and give the second one more
+	// message: the first is reused as stored, the second ingested again.
+	orig := set.Users[0].Sessions[0].Messages[0].Content
+	set.Users[0].Sessions[0].Messages[0].Content = "edited after the first run"
+	set.Users[1].Sessions[0].Messages = append(set.Users[1].Sessions[0].Messages, FactMessage{Role: "user", Content: "one more message"})
+	if _, err := r.Run(ctx, set); err != nil {
+		t.Fatal(err)
+	}
+	contents := func(user string) []string {
+		eps, err := svc.Store.FindEpisodes(ctx, lore.EpisodeFilter{Scope: lore.Scope{TenantID: "bench-facts", UserID: user}, Limit: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, e := range eps {
+			out = append(out, e.Content)
+		}
+		return out
+	}
+	got0 := strings.Join(contents(set.Users[0].ID), "\n")
+	if !strings.Contains(got0, orig) || strings.Contains(got0, "edited after the first run") {
+		t.Errorf("user %s was ingested again; want it reused as stored", set.Users[0].ID)
+	}
+	if got1 := strings.Join(contents(set.Users[1].ID), "\n"); !strings.Contains(got1, "one more message") {
+		t.Errorf("user %s was reused with a message missing; want it ingested again", set.Users[1].ID)
+	}
+	if first.Questions == 0 {
+		t.Error("no questions asked")
 	}
 }

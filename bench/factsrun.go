@@ -29,6 +29,10 @@ type FactsRunner struct {
 	// Misses, when set, receives one JSON line per question the default
 	// pipeline fails at 1.
 	Misses io.Writer
+	// Reuse keeps a user whose scope already holds one episode per
+	// message (an earlier run into the same store): only the questions are
+	// asked again, so retrieval settings can be compared on one ingest.
+	Reuse bool
 }
 
 // FactsReport is the JSON `lore bench facts` writes.
@@ -181,6 +185,19 @@ func (r *FactsRunner) Run(ctx context.Context, set *FactSet) (*FactsReport, erro
 // ingestUser empties the user's scope and adds its sessions, counting in
 // fail the messages ingestion refuses.
 func (r *FactsRunner) ingestUser(ctx context.Context, scope lore.Scope, u FactUser, fail *Failures) error {
+	if r.Reuse {
+		want := 0
+		for _, s := range u.Sessions {
+			want += len(s.Messages)
+		}
+		eps, err := r.Ingest.Store.FindEpisodes(ctx, lore.EpisodeFilter{Scope: scope, Limit: want + 1})
+		if err != nil {
+			return fmt.Errorf("bench: count %s: %w", u.ID, err)
+		}
+		if want > 0 && len(eps) == want {
+			return nil
+		}
+	}
 	// A rerun into the same store starts from an empty space.
 	if _, err := r.Ingest.Store.DeleteScope(ctx, scope); err != nil {
 		return fmt.Errorf("bench: clear %s: %w", u.ID, err)

@@ -155,7 +155,8 @@ func (r *batchRun) resolveEntities(ctx context.Context, ents []lore.ExtractedEnt
 
 // similarCandidates finds, for each extracted entity without a handle or a
 // name match among the candidates, the candidate of the same type whose
-// name embedding is at least Config.EntitySimilarity close. It returns nil
+// name embedding is at least Config.EntitySimilarity close (unset: the
+// embedder's own bar, lore.EntitySimilarity). It returns nil
 // entries where there is none, and nothing without an embedder.
 func (r *batchRun) similarCandidates(ctx context.Context, ents []lore.ExtractedEntity) ([]*lore.Entity, error) {
 	out := make([]*lore.Entity, len(ents))
@@ -191,6 +192,9 @@ func (r *batchRun) similarCandidates(ctx context.Context, ents []lore.ExtractedE
 	}
 	candVecs := vecs[len(idx):]
 	threshold := r.s.cfg().EntitySimilarity
+	if threshold == 0 {
+		threshold = lore.EntitySimilarity(r.s.Embedder)
+	}
 	for k, i := range idx {
 		best, bestSim := -1, threshold
 		for j, c := range r.cands {

@@ -64,7 +64,7 @@ func (s *Service) Doctor(ctx context.Context, scope lore.Scope, opt DoctorOption
 	}
 	lister, ok := s.Index.(lore.IndexLister)
 	if !ok {
-		return nil, lore.Errorf(lore.EUNAVAILABLE, "this index cannot list its documents (with encryption at rest the doctor does not run yet)")
+		return nil, lore.Errorf(lore.EUNAVAILABLE, "this index cannot list its documents (lore.IndexLister); under encryption at rest the doctor does not run yet")
 	}
 	scopes := []lore.Scope{scope}
 	if scope.UserID == "" && scope.AgentID == "" {

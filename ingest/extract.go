@@ -107,6 +107,13 @@ func (s *Service) extractBatch(ctx context.Context, scope lore.Scope, eps []*lor
 	for _, why := range ext.Rejected {
 		s.logger().Info("ingest: extractor rejected output", "tenant", scope.TenantID, "extractor", r.name, "reason", why)
 	}
+	prev, err := s.previousTurns(ctx, eps)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.scoreFacts(ctx, scope, ext, eps, prev); err != nil {
+		return nil, err
+	}
 	if err := r.apply(ctx, ext); err != nil {
 		return nil, err
 	}
@@ -117,10 +124,6 @@ func (s *Service) extractBatch(ctx context.Context, scope lore.Scope, eps []*lor
 	slices.SortFunc(facts, func(a, b *lore.Fact) int { return strings.Compare(a.ID, b.ID) })
 	// One upsert for facts and episodes: each index write is a durable
 	// transaction, and ingestion throughput is bounded by their number.
-	prev, err := s.previousTurns(ctx, eps)
-	if err != nil {
-		return nil, err
-	}
 	docs := factDocs(facts)
 	docs = append(docs, episodeDocs(eps, prev, r.byEp)...)
 	if err := s.upsert(ctx, docs); err != nil {

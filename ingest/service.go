@@ -88,7 +88,8 @@ type Config struct {
 	SkipNearestWhenNamed bool
 	// EntitySimilarity is the cosine similarity of name embeddings above
 	// which an extracted entity is taken to be an existing one of the same
-	// type.
+	// type. 0 (the default): the embedder's own bar (lore.EntitySimilarity:
+	// 0.9 for MiniLM, higher for e5, whose vectors crowd closer).
 	EntitySimilarity float64
 	// SingleValuedPredicates are added to lore's table of single-valued
 	// predicates (single_valued.txt): for these a subject holds one
@@ -126,7 +127,6 @@ func DefaultConfig() Config {
 		MaxCandidateFacts:    50,
 		MaxNGram:             4,
 		SkipNearestWhenNamed: true,
-		EntitySimilarity:     0.9,
 	}
 }
 
@@ -165,8 +165,8 @@ func (c Config) withDefaults() Config {
 	setInt(&c.MaxCandidateEntities, d.MaxCandidateEntities)
 	setInt(&c.MaxCandidateFacts, d.MaxCandidateFacts)
 	setInt(&c.MaxNGram, d.MaxNGram)
-	if c.EntitySimilarity <= 0 || c.EntitySimilarity > 1 {
-		c.EntitySimilarity = d.EntitySimilarity
+	if c.EntitySimilarity < 0 || c.EntitySimilarity > 1 {
+		c.EntitySimilarity = 0
 	}
 	if c.BackoffMax < c.BackoffBase {
 		c.BackoffMax = c.BackoffBase
@@ -198,6 +198,10 @@ type Service struct {
 	// ProfileInferrer reads the query logs in batches (extract/llm); nil:
 	// no batch inference.
 	ProfileInferrer ProfileInferrer
+	// FactScorer drops extracted facts a learned model scores as not worth
+	// keeping, before they are stored (factscorer.go); nil, or no
+	// Embedder: every fact is kept.
+	FactScorer FactScorer
 
 	// wake tells idle workers that Add enqueued a job, so they need not wait
 	// for the next poll.

@@ -13,11 +13,10 @@ import (
 // gives them, are all covered by results already kept: a turn a kept fact
 // shows among its sources, and, with deferFacts, a fact whose turns are
 // shown as results. Two facts from one turn say different things, so a
-// fact never covers another. A deferred result is passed over only by
-// results that score within margin of it: it comes back before the first
-// that scores lower by more (margin below 0: deferred results wait for the
-// end), so an answer is never pushed below results clearly weaker than it;
-// a result d.Keep names is never deferred.
+// fact never covers another (bench/README.md § LongMemEval regression:
+// deferring such repeats gave nothing on today's facts). Deferred results
+// fill the places left at the end, in order; a result d.Keep names is never
+// deferred.
 // sources must give the sources a result will show: a turn a fact merged
 // from but does not show is not covered. This is the seam for MMR: it sees
 // the ordered results and chooses the top k.
@@ -30,30 +29,8 @@ func diversify(results []Result, k int, threshold float64, sources func(Result) 
 		// shownEps are the turns kept as results; factEps the turns kept
 		// facts show.
 		shownEps = map[string]bool{}
-		factEps  = map[string]map[string]bool{} // turn → the stems of the kept facts showing it
+		factEps  = map[string]bool{}
 	)
-	// A turn a kept fact shows is covered when the facts showing it say
-	// enough of what it says (d.Cover of its content words; 0: any).
-	coveredByFacts := func(r Result, id string) bool {
-		said, ok := factEps[id]
-		if !ok {
-			return false
-		}
-		if d.Cover <= 0 || r.Episode == nil {
-			return true
-		}
-		turn := stemSet(r.Memory)
-		if len(turn) == 0 {
-			return true
-		}
-		n := 0
-		for w := range turn {
-			if said[w] {
-				n++
-			}
-		}
-		return float64(n) >= d.Cover*float64(len(turn))
-	}
 	covered := func(r Result, srcs []string) bool {
 		if len(srcs) == 0 {
 			return false
@@ -61,24 +38,7 @@ func diversify(results []Result, k int, threshold float64, sources func(Result) 
 		if r.Fact != nil {
 			return d.Facts && all(srcs, func(id string) bool { return shownEps[id] })
 		}
-		return all(srcs, func(id string) bool { return shownEps[id] || coveredByFacts(r, id) })
-	}
-	// flush brings back the deferred results that score more than the
-	// margin above next.
-	flush := func(next float64) {
-		if d.Margin < 0 {
-			return
-		}
-		n := 0
-		for _, r := range later {
-			if len(out) < k && r.Score > next+d.Margin {
-				out = append(out, r)
-				continue
-			}
-			later[n] = r
-			n++
-		}
-		later = later[:n]
+		return all(srcs, func(id string) bool { return shownEps[id] || factEps[id] })
 	}
 	for _, r := range results {
 		if len(out) == k {
@@ -113,18 +73,9 @@ func diversify(results []Result, k int, threshold float64, sources func(Result) 
 			later = append(later, r)
 			continue
 		}
-		flush(r.Score)
-		if len(out) == k {
-			break
-		}
 		for _, id := range srcs {
 			if r.Fact != nil {
-				if factEps[id] == nil {
-					factEps[id] = map[string]bool{}
-				}
-				for w := range stemSet(r.Memory) {
-					factEps[id][w] = true
-				}
+				factEps[id] = true
 			} else {
 				shownEps[id] = true
 			}
@@ -145,12 +96,6 @@ func diversify(results []Result, k int, threshold float64, sources func(Result) 
 type deferral struct {
 	// Facts defers a fact whose turns are shown as results.
 	Facts bool
-	// Margin is how far below a deferred result the results that pass it
-	// may score (below 0: no bound).
-	Margin float64
-	// Cover is the share of a turn's content words the kept facts showing
-	// it must say for the turn to be deferred as said (0: any such fact).
-	Cover float64
 	// Keep, when set, names results never deferred: those known to answer
 	// the query.
 	Keep func(Result) bool

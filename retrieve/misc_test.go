@@ -27,7 +27,7 @@ func TestDiversify(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			for _, x := range diversify(tt.in, tt.k, tt.threshold, nil, deferral{Facts: true, Margin: 0.1}) {
+			for _, x := range diversify(tt.in, tt.k, tt.threshold, nil, deferral{Facts: true}) {
 				got = append(got, x.ID)
 			}
 			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
@@ -59,7 +59,7 @@ func TestDiversifyBySource(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			for _, x := range diversify(tt.in, tt.k, 0.9, sourceIDs, deferral{Facts: true, Margin: 0.1}) {
+			for _, x := range diversify(tt.in, tt.k, 0.9, sourceIDs, deferral{Facts: true}) {
 				got = append(got, x.ID)
 			}
 			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
@@ -87,7 +87,7 @@ func TestDiversifyBySourceShown(t *testing.T) {
 		return sourceIDs(r)
 	}
 	var got []string
-	for _, x := range diversify(in, 3, 0.9, shown, deferral{Facts: true, Margin: 0.1}) {
+	for _, x := range diversify(in, 3, 0.9, shown, deferral{Facts: true}) {
 		got = append(got, x.ID)
 	}
 	if want := "f1,e4,e9"; strings.Join(got, ",") != want {
@@ -95,10 +95,9 @@ func TestDiversifyBySourceShown(t *testing.T) {
 	}
 }
 
-// TestDiversifyDeferralBounded checks that source diversity never pushes a
-// result below results clearly weaker than it, and that facts from one turn
-// do not defer each other.
-func TestDiversifyDeferralBounded(t *testing.T) {
+// TestDiversifyDeferral checks that a deferred result fills the places
+// left at the end, and that facts from one turn do not defer each other.
+func TestDiversifyDeferral(t *testing.T) {
 	ep := func(id string, score float64) Result {
 		return Result{ID: id, Memory: "turn " + id, Score: score, Episode: &lore.Episode{ID: id}}
 	}
@@ -111,11 +110,9 @@ func TestDiversifyDeferralBounded(t *testing.T) {
 		d    deferral
 		want []string
 	}{
-		{"close scores: deferred", []Result{ep("e1", 0.9), fact("f1", 0.5, "e1"), ep("e2", 0.45), ep("e3", 0.44)}, deferral{Facts: true, Margin: 0.1}, []string{"e1", "e2", "e3", "f1"}},
-		{"comes back above clearly weaker", []Result{ep("e1", 0.9), fact("f1", 0.5, "e1"), ep("e2", 0.45), ep("e3", 0.2), ep("e4", 0.1)}, deferral{Facts: true, Margin: 0.1}, []string{"e1", "e2", "f1", "e3", "e4"}},
-		{"unbounded waits for the end", []Result{ep("e1", 0.9), fact("f1", 0.5, "e1"), ep("e2", 0.45), ep("e3", 0.2), ep("e4", 0.1)}, deferral{Facts: true, Margin: -1}, []string{"e1", "e2", "e3", "e4", "f1"}},
-		{"facts of one turn both kept", []Result{fact("f1", 0.9, "e1"), fact("f2", 0.8, "e1"), ep("e2", 0.7)}, deferral{Facts: true, Margin: -1}, []string{"f1", "f2", "e2"}},
-		{"facts never deferred", []Result{ep("e1", 0.9), fact("f1", 0.5, "e1"), ep("e2", 0.45)}, deferral{Facts: false, Margin: -1}, []string{"e1", "f1", "e2"}},
+		{"deferred waits for the end", []Result{ep("e1", 0.9), fact("f1", 0.5, "e1"), ep("e2", 0.45), ep("e3", 0.2), ep("e4", 0.1)}, deferral{Facts: true}, []string{"e1", "e2", "e3", "e4", "f1"}},
+		{"facts of one turn both kept", []Result{fact("f1", 0.9, "e1"), fact("f2", 0.8, "e1"), ep("e2", 0.7)}, deferral{Facts: true}, []string{"f1", "f2", "e2"}},
+		{"facts never deferred", []Result{ep("e1", 0.9), fact("f1", 0.5, "e1"), ep("e2", 0.45)}, deferral{Facts: false}, []string{"e1", "f1", "e2"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -136,7 +133,7 @@ func TestDiversifyScoresDescend(t *testing.T) {
 		{ID: "f1", Memory: "fact one", Score: 0.8, Fact: &lore.Fact{ID: "f1", SourceEpisodeIDs: []string{"e1"}}},
 		{ID: "e2", Memory: "turn two", Score: 0.2, Episode: &lore.Episode{ID: "e2"}},
 	}
-	out := diversify(in, 3, 0.9, sourceIDs, deferral{Facts: true, Margin: -1})
+	out := diversify(in, 3, 0.9, sourceIDs, deferral{Facts: true})
 	if got := out[2].ID; got != "f1" {
 		t.Fatalf("last=%s, want the deferred fact f1", got)
 	}

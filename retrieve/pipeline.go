@@ -123,9 +123,6 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	stage(StageFuse)
 	ordered := p.policyResults(req, p.filter(req, at, c, f))
 	ordered = currentFirst(ordered, at, req.IncludeInvalidated)
-	if cfg.StaleTurns > 0 {
-		ordered = staleBelow(ordered, staleTurns(c, f.Scores, at), cfg.StaleTurns)
-	}
 	ordered = mmr(ordered, req.TopK, cfg.MMR) // mmr.go
 	pool := ordered[:min(len(ordered), 5*req.TopK)]
 	var shown func(Result) []string
@@ -139,7 +136,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 			return sourceIDs(r)
 		}
 	}
-	ordered = diversify(ordered, req.TopK, cfg.DuplicateSimilarity, shown, deferral{Facts: cfg.DeferFacts, Margin: cfg.DeferMargin, Cover: cfg.FactCover,
+	ordered = diversify(ordered, req.TopK, cfg.DuplicateSimilarity, shown, deferral{Facts: cfg.DeferFacts,
 		// A fact about the entity the query names by role, with the
 		// query's topic words, is the answer; its turn being shown
 		// does not make it redundant.
@@ -302,25 +299,6 @@ func (p *Pipeline) candidates(ctx context.Context, req Request, kinds []lore.Doc
 	}
 	c.entities = append(c.entities, linked...)
 
-	// "Where does my sister work?": once "sister" led to Nomsa, the word
-	// finds the turns that say she is a sister, not where she works; the
-	// text search is asked again without it (RoleText).
-	if wantText && cfg.RoleText && len(related.roles) > 0 {
-		var rest []string
-		for _, w := range a.Terms {
-			if !slices.Contains(related.roles, w) {
-				rest = append(rest, w)
-			}
-		}
-		if len(rest) > 0 && len(rest) < len(a.Terms) {
-			q := base
-			q.Text, q.Limit = strings.Join(rest, " "), max(cfg.TextPool, req.TopK)
-			if textHits, textErr = p.Index.SearchText(ctx, q); textErr != nil {
-				return nil, fmt.Errorf("retrieve: text search: %w", textErr)
-			}
-		}
-	}
-
 	if wantText {
 		s := signal{Name: SignalBM25, Weight: cfg.Weights.BM25, Scores: map[string]float64{}}
 		c.add(s, textHits)
@@ -407,14 +385,12 @@ func (p *Pipeline) relation(ctx context.Context, req Request, kinds []lore.DocKi
 		}
 	}
 	out := relationSignal(r, facts, self, a, kinds, p.Config.Weights.Relation, at)
-	out.roles = r.roles
 	if !slices.Contains(kinds, lore.KindEpisode) {
 		return out, nil
 	}
 	// The turns that name a resolved entity, scored after hydration
 	// (scoreMentions): the extractor may have missed the fact they state.
 	if out.mentions = newMentions(r, a, out.signal.Scores); out.mentions != nil {
-		out.mentions.pronouns = p.Config.PronounMentions
 		var text []string
 		for _, n := range out.mentions.names {
 			text = append(text, n...)
@@ -478,8 +454,6 @@ type walkResult struct {
 	// answers are the facts whose predicate is the attribute the query
 	// asks for, of an entity it resolved (relation stage only).
 	answers map[string]bool
-	// roles are the query's role words that resolved (relation stage).
-	roles []string
 	// mentions, for the relation stage, scores the candidate turns that
 	// name a resolved entity once they are loaded.
 	mentions *mentions
@@ -835,7 +809,8 @@ func explain(signals []signal, f fused, id string) map[string]float64 {
 	}
 	// The context share and the speaker factor apply after fusion; they
 	// are not signals.
-	for _, name := range []string{SignalContext, SignalSpeaker, SignalAssistant, SignalRecency, SignalAnswer, SignalEnded, SignalProfile, SignalRelevance, SignalSuccessPenalty, SignalPolicy} {
+	for _, name := range []string{SignalContext, SignalSpeaker, SignalAssistant, SignalRecency, SignalAnswer, SignalEnded, SignalProfile, SignalRelevance, SignalSuccessPenalty, SignalPolicy,
+		SignalPersonal, SignalFrequency, SignalSuccess} { // the last three as factors (Personal.Multiply)
 		if v, ok := f.Details[id][name]; ok {
 			out[name] = v
 		}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/lore-memory/lore"
 )
@@ -27,8 +26,6 @@ type resolved struct {
 	used     map[string]bool
 	// complete is false when a role chain stopped before its last role.
 	complete bool
-	// roles are the role words that led to an entity ("sister").
-	roles []string
 	// self is the user's entity when a first-person query asks about the
 	// user directly ("where do I work?"); only its facts that have a topic
 	// word of the query count, as the user touches nearly every fact.
@@ -154,7 +151,6 @@ func (p *Pipeline) relate(ctx context.Context, req Request, a analysis, linked [
 			}
 			for _, w := range role[:n] {
 				out.used[w] = true
-				out.roles = append(out.roles, w)
 			}
 			out.edges = append(out.edges, edges...)
 			owners = next
@@ -451,12 +447,9 @@ func factByID(fs []*lore.Fact, id string) *lore.Fact {
 // turns that name a resolved entity: the entities' names (lower-case word
 // lists), the query's topic words and the relation signal's scores.
 type mentions struct {
-	// pronouns counts a turn that says "she"/"her"… right after a turn of
-	// the same speaker naming the entity (Config.PronounMentions).
-	pronouns bool
-	names    [][]string
-	topic    []string
-	scores   map[string]float64
+	names  [][]string
+	topic  []string
+	scores map[string]float64
 }
 
 // newMentions collects the names of the resolved entities, and the topic
@@ -509,7 +502,7 @@ func scoreMentions(m *mentions, episodes map[string]*lore.Episode, kind map[stri
 		if kind[id] != lore.KindEpisode {
 			continue
 		}
-		if !names(ep) && !(m.pronouns && refersBack(ep, episodes, names)) {
+		if !names(ep) {
 			continue
 		}
 		match := near[id]
@@ -539,40 +532,6 @@ func containsRun(ws, run []string) bool {
 		if slices.Equal(ws[i:i+len(run)], run) {
 			return true
 		}
-	}
-	return false
-}
-
-// refersBack reports whether a turn speaks of someone by a third-person
-// pronoun ("her teacher Mr. Okafor") and the speaker's previous turn,
-// within a few minutes and among the loaded turns, names them.
-func refersBack(ep *lore.Episode, episodes map[string]*lore.Episode, names func(*lore.Episode) bool) bool {
-	if !slices.ContainsFunc(words(ep.Content), isThirdPerson) {
-		return false
-	}
-	var prev *lore.Episode
-	for _, o := range episodes {
-		if o.ID == ep.ID || o.Scope != ep.Scope || o.Role != ep.Role || !strings.EqualFold(o.Speaker, ep.Speaker) {
-			continue
-		}
-		if d := ep.OccurredAt.Sub(o.OccurredAt); d <= 0 || d > pronounReach {
-			continue
-		}
-		if prev == nil || o.OccurredAt.After(prev.OccurredAt) {
-			prev = o
-		}
-	}
-	return prev != nil && names(prev)
-}
-
-// pronounReach is how far back a pronoun looks for the turn naming whom it
-// stands for.
-const pronounReach = 10 * time.Minute
-
-func isThirdPerson(w string) bool {
-	switch w {
-	case "she", "her", "hers", "he", "him", "his":
-		return true
 	}
 	return false
 }

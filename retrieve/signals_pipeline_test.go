@@ -132,8 +132,8 @@ func TestSuccessPenaltyForTheSameQueryOnly(t *testing.T) {
 		t.Fatalf("one unhelpful verdict for this query left %s first", before[0])
 	}
 	for _, r := range resp.Results {
-		if r.ID == before[0] && r.ScoreDetails[retrieve.SignalSuccessPenalty] != 0.5 {
-			t.Fatalf("penalty shown %v, want 0.5", r.ScoreDetails[retrieve.SignalSuccessPenalty])
+		if want := p.Config.Personal.SuccessPenalty; r.ID == before[0] && r.ScoreDetails[retrieve.SignalSuccessPenalty] != want {
+			t.Fatalf("penalty shown %v, want %v", r.ScoreDetails[retrieve.SignalSuccessPenalty], want)
 		}
 	}
 	other := retrieve.Request{Scope: s.alice, Query: "Caroline", TopK: 20}

@@ -1,7 +1,10 @@
 package storetest
 
 import (
+	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,6 +15,7 @@ import (
 type FeedbackBackend interface {
 	lore.Store
 	lore.FeedbackStore
+	lore.VerdictLister
 }
 
 // RunFeedback runs the conformance suite for lore.FeedbackStore against one
@@ -229,6 +233,121 @@ func RunFeedback(t *testing.T, backend string, open func(testing.TB) FeedbackBac
 		must(t, "Verdicts", err)
 		if len(bobs) != 1 {
 			t.Fatalf("bob's verdicts after alice's erase=%d, want 1", len(bobs))
+		}
+	})
+
+	s.run("Feedback/ListNewestFirstPaged", func(t *testing.T) {
+		sc := userScope()
+		withAgent := lore.Scope{TenantID: sc.TenantID, UserID: sc.UserID, AgentID: "helper"}
+		bob := lore.Scope{TenantID: sc.TenantID, UserID: "bob"}
+		cleanupStore(t, st, sc, bob)
+		ctx := ctxFor(t)
+		var want []lore.Verdict
+		for i := range 5 {
+			ns := sc
+			if i == 2 {
+				ns = withAgent // the user's scope contains her agents' namespaces
+			}
+			v, _ := verdict(t, ns, fmt.Sprintf("m%d", i), i%2 == 0, lore.QueryHash("q"))
+			want = append(want, v)
+		}
+		verdict(t, bob, "m0", true, "")
+		// Newest first; verdicts in the same microsecond by id, descending.
+		slices.SortFunc(want, func(a, b lore.Verdict) int {
+			if c := b.CreatedAt.Compare(a.CreatedAt); c != 0 {
+				return c
+			}
+			return strings.Compare(b.ID, a.ID)
+		})
+		var got []lore.Verdict
+		cursor := ""
+		for page := 0; ; page++ {
+			vs, err := st.ListVerdicts(ctx, sc, lore.VerdictPage{Limit: 2, Before: cursor})
+			must(t, "ListVerdicts", err)
+			if len(vs) > 2 || page > 4 {
+				t.Fatalf("page %d: %d verdicts, want at most 2 and 3 pages", page, len(vs))
+			}
+			if len(vs) == 0 {
+				break
+			}
+			got = append(got, vs...)
+			cursor = lore.VerdictCursor(vs[len(vs)-1])
+		}
+		if len(got) != len(want) {
+			t.Fatalf("listed %d verdicts, want %d (bob's left out)", len(got), len(want))
+		}
+		for i := range want {
+			g, w := got[i], want[i]
+			if g.ID != w.ID || g.MemoryID != w.MemoryID || g.Helpful != w.Helpful || g.QueryHash != w.QueryHash ||
+				g.Scope != w.Scope || !g.CreatedAt.Equal(w.CreatedAt) || !near(g.Delta, w.Delta) {
+				t.Fatalf("verdict %d = %+v, want %+v", i, g, w)
+			}
+		}
+		if _, err := st.ListVerdicts(ctx, sc, lore.VerdictPage{Limit: 2, Before: "yesterday"}); lore.ErrorCode(err) != lore.EINVALID {
+			t.Fatalf("ListVerdicts with a bad cursor: err=%v, want EINVALID", err)
+		}
+	})
+
+	s.run("Feedback/DeleteMemoryRemovesSignals", func(t *testing.T) {
+		sc := userScope()
+		withAgent := lore.Scope{TenantID: sc.TenantID, UserID: sc.UserID, AgentID: "helper"}
+		cleanupStore(t, st, sc)
+		ctx := ctxFor(t)
+		ep := addEpisode(t, st, sc, "I moved to Lisbon", 1)
+		alice := mergeEntity(t, st, sc, "Alice", 1)
+		f := mergeFact(t, st, sc, alice, "lives_in", nil, "Lisbon", 1, ep.ID)
+		h := lore.QueryHash("where does alice live")
+		for _, ns := range []lore.Scope{sc, withAgent} {
+			for _, id := range []string{f.ID, ep.ID} {
+				verdict(t, ns, id, true, h)
+				verdict(t, ns, id, false, h)
+				must(t, "RecordUsage", st.RecordUsage(ctx, []lore.UsageRecord{{Scope: ns, MemoryID: id, Returned: 2}}))
+			}
+		}
+		left := func(id string) (n int) {
+			t.Helper()
+			vs, err := st.Verdicts(ctx, sc)
+			must(t, "Verdicts", err)
+			us, err := st.Usage(ctx, sc)
+			must(t, "Usage", err)
+			rows, err := st.Successes(ctx, sc)
+			must(t, "Successes", err)
+			for _, v := range vs {
+				if v.MemoryID == id {
+					n++
+				}
+			}
+			for _, u := range us {
+				if u.MemoryID == id {
+					n++
+				}
+			}
+			for _, r := range rows {
+				if r.MemoryID == id {
+					n++
+				}
+			}
+			for _, ns := range []lore.Scope{sc, withAgent} {
+				sig, err := st.MemorySignals(ctx, ns, []string{id}, h)
+				must(t, "MemorySignals", err)
+				n += len(sig)
+			}
+			return n
+		}
+		// 4 verdicts, 2 usage rows, 2 success rows and 2 signals each.
+		if a, b := left(f.ID), left(ep.ID); a != 10 || b != 10 {
+			t.Fatalf("before deleting: %d and %d signal rows, want 10 each", a, b)
+		}
+		must(t, "DeleteFact", st.DeleteFact(ctx, sc, f.ID, "test"))
+		if n := left(f.ID); n != 0 {
+			t.Fatalf("after DeleteFact: %d signal rows of the fact left, want 0", n)
+		}
+		if n := left(ep.ID); n != 10 {
+			t.Fatalf("after DeleteFact: the episode's signal rows=%d, want 10 untouched", n)
+		}
+		must(t, "DeleteEpisode", st.DeleteEpisode(ctx, sc, ep.ID, "test"))
+		if n := left(ep.ID); n != 0 {
+			t.Fatalf("after DeleteEpisode: %d signal rows of the episode left, want 0", n)
 		}
 	})
 

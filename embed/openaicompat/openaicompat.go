@@ -64,6 +64,9 @@ type Config struct {
 	MaxRetries int
 	// Timeout bounds each request; 0 means DefaultTimeout.
 	Timeout time.Duration
+	// EntitySimilarity is the model's bar for entity-name matching
+	// (lore.EntitySimilarityEmbedder); 0: lore.DefaultEntitySimilarity.
+	EntitySimilarity float64
 }
 
 // Embedder embeds texts through an OpenAI-compatible server. It is safe for
@@ -77,7 +80,10 @@ type Embedder struct {
 	backoff func(n int) time.Duration
 }
 
-var _ lore.QueryEmbedder = (*Embedder)(nil)
+var (
+	_ lore.QueryEmbedder            = (*Embedder)(nil)
+	_ lore.EntitySimilarityEmbedder = (*Embedder)(nil)
+)
 
 // New checks cfg and returns an Embedder. It does not contact the server.
 func New(cfg Config) (*Embedder, error) {
@@ -125,6 +131,14 @@ func (e *Embedder) Info() lore.EmbedderInfo {
 		name += "|" + e.cfg.QueryModel
 	}
 	return lore.EmbedderInfo{Name: name, Dim: e.cfg.Dim}
+}
+
+// EntitySimilarity is Config.EntitySimilarity, or the default.
+func (e *Embedder) EntitySimilarity() float64 {
+	if e.cfg.EntitySimilarity > 0 && e.cfg.EntitySimilarity <= 1 {
+		return e.cfg.EntitySimilarity
+	}
+	return lore.DefaultEntitySimilarity
 }
 
 // Embed returns one unit-length vector of Config.Dim floats per text, in

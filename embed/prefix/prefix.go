@@ -22,7 +22,10 @@ type Embedder struct {
 	query, passage string
 }
 
-var _ lore.QueryEmbedder = (*Embedder)(nil)
+var (
+	_ lore.QueryEmbedder            = (*Embedder)(nil)
+	_ lore.EntitySimilarityEmbedder = (*Embedder)(nil)
+)
 
 // New wraps e so that queries are embedded as query+text and passages as
 // passage+text. With both prefixes empty it returns e itself.
@@ -51,6 +54,9 @@ func (e *Embedder) Info() lore.EmbedderInfo {
 	info.QueryPrefix, info.PassagePrefix = e.query, e.passage
 	return info
 }
+
+// EntitySimilarity is the inner embedder's bar for entity-name matching.
+func (e *Embedder) EntitySimilarity() float64 { return lore.EntitySimilarity(e.inner) }
 
 // Close closes the inner embedder when it holds resources.
 func (e *Embedder) Close() error {

@@ -83,3 +83,17 @@ func TestPrefixes(t *testing.T) {
 		}
 	})
 }
+
+// barRecorder declares an entity-name bar.
+type barRecorder struct{ recorder }
+
+func (barRecorder) EntitySimilarity() float64 { return 0.95 }
+
+func TestEntitySimilarityPassesThrough(t *testing.T) {
+	if got := lore.EntitySimilarity(New(&barRecorder{}, "q: ", "p: ")); got != 0.95 {
+		t.Errorf("declared bar through prefix = %v, want 0.95", got)
+	}
+	if got := lore.EntitySimilarity(New(&recorder{}, "q: ", "p: ")); got != lore.DefaultEntitySimilarity {
+		t.Errorf("undeclared bar through prefix = %v, want the default", got)
+	}
+}

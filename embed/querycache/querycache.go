@@ -45,7 +45,10 @@ type entry struct {
 	vec []float32
 }
 
-var _ lore.QueryEmbedder = (*Embedder)(nil)
+var (
+	_ lore.QueryEmbedder            = (*Embedder)(nil)
+	_ lore.EntitySimilarityEmbedder = (*Embedder)(nil)
+)
 
 // New wraps e with a cache of size query vectors (0: DefaultSize). A
 // negative size turns the cache off: New then returns e itself.
@@ -71,6 +74,9 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 
 // Info is the inner embedder's: the cache does not change a stored vector.
 func (e *Embedder) Info() lore.EmbedderInfo { return e.inner.Info() }
+
+// EntitySimilarity is the inner embedder's bar for entity-name matching.
+func (e *Embedder) EntitySimilarity() float64 { return lore.EntitySimilarity(e.inner) }
 
 // Close closes the inner embedder when it holds resources.
 func (e *Embedder) Close() error {

@@ -198,3 +198,17 @@ func (f fixed) Embed(_ context.Context, texts []string) ([][]float32, error) {
 }
 
 func (f fixed) Info() lore.EmbedderInfo { return lore.EmbedderInfo{Name: "fixed", Dim: f.dim} }
+
+// barCounter declares an entity-name bar.
+type barCounter struct{ counter }
+
+func (*barCounter) EntitySimilarity() float64 { return 0.95 }
+
+func TestEntitySimilarityPassesThrough(t *testing.T) {
+	if got := lore.EntitySimilarity(New(&barCounter{}, 8)); got != 0.95 {
+		t.Errorf("declared bar through the cache = %v, want 0.95", got)
+	}
+	if got := lore.EntitySimilarity(New(&counter{}, 8)); got != lore.DefaultEntitySimilarity {
+		t.Errorf("undeclared bar through the cache = %v, want the default", got)
+	}
+}

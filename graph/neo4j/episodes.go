@@ -218,8 +218,8 @@ func (s *Store) UpdateEpisode(ctx context.Context, scope lore.Scope, id string, 
 	})
 }
 
-// DeleteEpisode removes an episode and records a DELETE event. Facts keep
-// the episode's id among their sources.
+// DeleteEpisode removes an episode, with its ranking signals, and records a
+// DELETE event. Facts keep the episode's id among their sources.
 func (s *Store) DeleteEpisode(ctx context.Context, scope lore.Scope, id string, actor string) error {
 	if err := scope.Validate(); err != nil {
 		return err
@@ -230,9 +230,10 @@ func (s *Store) DeleteEpisode(ctx context.Context, scope lore.Scope, id string, 
 	return s.deleteOne(ctx, "DeleteEpisode", "episode", id, scope, params, txRunner.episodeOutbox)
 }
 
-// deleteOne runs a statement that deletes one record and returns ENOTFOUND
-// when it deleted none.
-// It records the outbox entries that outbox reads before the deletion.
+// deleteOne runs a statement that deletes one memory and returns ENOTFOUND
+// when it deleted none. The memory's ranking signals (verdicts, success
+// rows, signal nodes) go in the same transaction, in every namespace of the
+// tenant, with the outbox entries that outbox reads before the deletion.
 func (s *Store) deleteOne(ctx context.Context, stmt, what, id string, scope lore.Scope, params map[string]any,
 	outbox func(txRunner, lore.Scope, string) ([]lore.OutboxEntry, error)) error {
 	_, err := write(ctx, s, "delete "+what, func(r txRunner) (struct{}, error) {
@@ -246,6 +247,12 @@ func (s *Store) deleteOne(ctx context.Context, stmt, what, id string, scope lore
 		}
 		if n, _ := recs[0].Get("deleted"); n == int64(0) {
 			return struct{}{}, lore.Errorf(lore.ENOTFOUND, "%s %q not found", what, id)
+		}
+		// Success rows are found through the signal nodes, so they go first.
+		for _, st := range []string{"DeleteMemoryVerdicts", "DeleteMemorySuccess", "DeleteMemorySignals"} {
+			if _, err := r.run(st, shape{}, map[string]any{"tenant_id": scope.TenantID, "id": id}); err != nil {
+				return struct{}{}, err
+			}
 		}
 		return struct{}{}, r.outbox(entries...)
 	})

@@ -256,7 +256,8 @@ func (s *Store) UpdateFact(ctx context.Context, scope lore.Scope, id string, upd
 	})
 }
 
-// DeleteFact removes a fact and records a DELETE event; its history stays.
+// DeleteFact removes a fact, with its ranking signals, and records a DELETE
+// event; its history stays.
 func (s *Store) DeleteFact(ctx context.Context, scope lore.Scope, id string, actor string) error {
 	if err := scope.Validate(); err != nil {
 		return err

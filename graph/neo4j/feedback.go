@@ -2,6 +2,7 @@ package neo4j
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -29,7 +30,9 @@ func (s *Store) RecordVerdict(ctx context.Context, v *lore.Verdict, rule lore.Fe
 	if v.ID == "" {
 		v.ID = uuid.NewString()
 	}
-	v.CreatedAt = s.now().UTC()
+	// Microseconds, as the embedded store keeps them: a listing's cursor
+	// (lore.VerdictCursor) names the time to the microsecond.
+	v.CreatedAt = s.now().UTC().Truncate(time.Microsecond)
 	help, unhelp := int64(0), int64(1)
 	if v.Helpful {
 		help, unhelp = 1, 0

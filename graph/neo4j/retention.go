@@ -15,7 +15,7 @@ var _ lore.RetentionStore = (*Store)(nil)
 func (s *Store) SweepExpired(ctx context.Context, now time.Time, limit int) (lore.Swept, error) {
 	var out lore.Swept
 	params := map[string]any{"now": now.UTC(), "limit": int64(max(limit, 1))}
-	eps, err := s.sweepRows(ctx, "SweepExpiredEpisodes", params)
+	eps, err := s.sweepRows(ctx, "SweepExpiredEpisodes", params, true)
 	if err != nil {
 		return out, err
 	}
@@ -26,7 +26,7 @@ func (s *Store) SweepExpired(ctx context.Context, now time.Time, limit int) (lor
 		}
 		out.Episodes = append(out.Episodes, ep)
 	}
-	facts, err := s.sweepRows(ctx, "SweepExpiredFacts", params)
+	facts, err := s.sweepRows(ctx, "SweepExpiredFacts", params, true)
 	if err != nil {
 		return out, err
 	}
@@ -44,7 +44,7 @@ func (s *Store) SweepExpired(ctx context.Context, now time.Time, limit int) (lor
 // conversation episodes stored before before, with their history's text.
 func (s *Store) DropRawText(ctx context.Context, tenantID string, before time.Time, limit int) (lore.Swept, error) {
 	var out lore.Swept
-	rows, err := s.sweepRows(ctx, "DropRawText", map[string]any{"tenant_id": tenantID, "before": before.UTC(), "limit": int64(max(limit, 1))})
+	rows, err := s.sweepRows(ctx, "DropRawText", map[string]any{"tenant_id": tenantID, "before": before.UTC(), "limit": int64(max(limit, 1))}, false)
 	if err != nil {
 		return out, err
 	}
@@ -59,8 +59,9 @@ func (s *Store) DropRawText(ctx context.Context, tenantID string, before time.Ti
 }
 
 // sweepRows runs a retention statement that returns the nodes it changed
-// as property maps p.
-func (s *Store) sweepRows(ctx context.Context, stmt string, params map[string]any) ([]props, error) {
+// as property maps p. With deleted, those nodes were memories it deleted,
+// and their ranking signals go in the same transaction (as in deleteOne).
+func (s *Store) sweepRows(ctx context.Context, stmt string, params map[string]any, deleted bool) ([]props, error) {
 	return write(ctx, s, "retention", func(r txRunner) ([]props, error) {
 		recs, err := r.run(stmt, shape{}, params)
 		if err != nil {
@@ -74,6 +75,16 @@ func (s *Store) sweepRows(ctx context.Context, stmt string, params map[string]an
 				return nil, fmt.Errorf("%s: p is %T, want a map", stmt, v)
 			}
 			out = append(out, props(m))
+		}
+		for _, p := range out {
+			if !deleted {
+				break
+			}
+			for _, st := range []string{"DeleteMemoryVerdicts", "DeleteMemorySuccess", "DeleteMemorySignals"} {
+				if _, err := r.run(st, shape{}, map[string]any{"tenant_id": p.str("tenant_id"), "id": p.str("id")}); err != nil {
+					return nil, err
+				}
+			}
 		}
 		var entries []lore.OutboxEntry
 		for _, p := range out {

@@ -193,8 +193,8 @@ func (s *Store) UpdateEpisode(ctx context.Context, scope lore.Scope, id string, 
 	return out, wrap("update episode", err)
 }
 
-// DeleteEpisode removes an episode and records a DELETE event. Facts keep
-// the id among their sources.
+// DeleteEpisode removes an episode, with its ranking signals, and records a
+// DELETE event. Facts keep the id among their sources.
 func (s *Store) DeleteEpisode(ctx context.Context, scope lore.Scope, id string, actor string) error {
 	if err := scope.Validate(); err != nil {
 		return err
@@ -205,6 +205,9 @@ func (s *Store) DeleteEpisode(ctx context.Context, scope lore.Scope, id string, 
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM episodes WHERE id = ?`, ep.ID); err != nil {
+			return err
+		}
+		if err := deleteMemorySignals(ctx, tx, ep.Scope.TenantID, ep.ID); err != nil {
 			return err
 		}
 		if err := setExpiry(ctx, tx, ep.ID, "", ep.Scope, nil); err != nil {

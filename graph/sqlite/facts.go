@@ -338,7 +338,8 @@ func (s *Store) retriple(ctx context.Context, tx *sql.Tx, f *lore.Fact, t lore.T
 	return err
 }
 
-// DeleteFact removes a fact and records a DELETE event; its history stays.
+// DeleteFact removes a fact, with its ranking signals, and records a DELETE
+// event; its history stays.
 func (s *Store) DeleteFact(ctx context.Context, scope lore.Scope, id string, actor string) error {
 	if err := scope.Validate(); err != nil {
 		return err
@@ -349,6 +350,9 @@ func (s *Store) DeleteFact(ctx context.Context, scope lore.Scope, id string, act
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM facts WHERE id = ?`, f.ID); err != nil {
+			return err
+		}
+		if err := deleteMemorySignals(ctx, tx, f.Scope.TenantID, f.ID); err != nil {
 			return err
 		}
 		if err := setExpiry(ctx, tx, f.ID, "", f.Scope, nil); err != nil {

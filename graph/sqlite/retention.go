@@ -102,6 +102,9 @@ func (s *Store) SweepExpired(ctx context.Context, now time.Time, limit int) (lor
 					return err
 				}
 			}
+			if err := deleteMemorySignals(ctx, tx, d.sc.TenantID, d.id); err != nil {
+				return err
+			}
 			// The history holds the memory's text too; it goes with it.
 			for _, q := range []string{`DELETE FROM history WHERE memory_id = ?`, `DELETE FROM expirations WHERE id = ?`} {
 				if _, err := tx.ExecContext(ctx, q, d.id); err != nil {

@@ -1,0 +1,89 @@
+package e5
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// benchTexts are short memories and questions in English, Traditional and
+// Simplified Chinese, the size of a chat message or a fact.
+func benchTexts(n int) []string {
+	base := []string{
+		"Caroline moved to Paris last spring to study painting.",
+		"我住在台北，在台積電當工程師。",
+		"我妹妹小美上个月搬到东京了。",
+		"Where does my sister live now?",
+		"我喜歡攀岩，常去龍洞，程度大約5.11a。",
+		"Melanie signed up for a pottery class in May 2023.",
+		"我对花生过敏，所以不吃宫保鸡丁。",
+		"What did Melanie paint last year?",
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("%s (%d)", base[i%len(base)], i)
+	}
+	return out
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkEmbedQuery measures one search query's embedding, as a search
+// pays it on a cache miss: p50 and p95 wall time, and CPU per query (which
+// stays comparable on a busy machine).
+func BenchmarkEmbedQuery(b *testing.B) {
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			e := mustNew(b, threads)
+			queries := benchTexts(64)
+			ctx := context.Background()
+			if _, err := e.EmbedQuery(ctx, queries[:1]); err != nil {
+				b.Fatal(err)
+			}
+			var lat []time.Duration
+			cpu0 := cpuTime()
+			i := 0
+			for b.Loop() {
+				start := time.Now()
+				if _, err := e.EmbedQuery(ctx, queries[i%len(queries):i%len(queries)+1]); err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(start))
+				i++
+			}
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
+			b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+		})
+	}
+}
+
+// BenchmarkEmbedBatch measures passages embedded 64 per call, as ingest
+// does: passages per wall second and per CPU second.
+func BenchmarkEmbedBatch(b *testing.B) {
+	e := mustNew(b, 0)
+	texts := benchTexts(64)
+	ctx := context.Background()
+	if _, err := e.Embed(ctx, texts); err != nil {
+		b.Fatal(err)
+	}
+	cpu0, wall0 := cpuTime(), time.Now()
+	for b.Loop() {
+		if _, err := e.Embed(ctx, texts); err != nil {
+			b.Fatal(err)
+		}
+	}
+	n := float64(b.N * len(texts))
+	b.ReportMetric(n/time.Since(wall0).Seconds(), "passages/s")
+	b.ReportMetric(n/(cpuTime()-cpu0).Seconds(), "passages/cpu-s")
+}

@@ -1,0 +1,74 @@
+package retrieve
+
+import "time"
+
+// endings maps each candidate fact ended by the read's moment to the turns
+// that ended or replaced it: its sources said at or after its end, and the
+// sources of a current fact of the same subject and predicate that started
+// no earlier. before names the ended facts with a source said before their
+// end (the others were stored already ended).
+func endings(c *candidateSet, at asOf) (closers map[string][]string, before map[string]bool) {
+	closers, before = map[string][]string{}, map[string]bool{}
+	for _, f := range c.facts {
+		if f.InvalidAt == nil || f.InvalidAt.After(at.T) {
+			continue
+		}
+		end := *f.InvalidAt
+		for _, id := range f.SourceEpisodeIDs {
+			ep := c.episodes[id]
+			if ep == nil {
+				continue
+			}
+			if ep.OccurredAt.Before(end) {
+				before[f.ID] = true
+			} else {
+				closers[f.ID] = append(closers[f.ID], id)
+			}
+		}
+		start, _ := factSpan(f)
+		for _, g := range c.facts {
+			if g.ID == f.ID || g.SubjectID != f.SubjectID || g.Predicate != f.Predicate || !at.valid(g) {
+				continue
+			}
+			// A value stated after the old one had ended did not end it
+			// ("he's my boyfriend now", months after "Theo and I broke
+			// up"): only a replacement from when it ended counts.
+			if gs, _ := factSpan(g); !gs.Before(start) && !gs.After(end.Add(replacedWithin)) {
+				closers[f.ID] = append(closers[f.ID], g.SourceEpisodeIDs...)
+			}
+		}
+	}
+	return closers, before
+}
+
+// replacedWithin is how long after a fact ended a new value of its subject
+// and predicate may start and still be what replaced it.
+const replacedWithin = 24 * time.Hour
+
+// SignalEnded names the share of an ended fact's score the turn that ended
+// it receives (Config.EndedShare), in Result.ScoreDetails.
+const SignalEnded = "ended"
+
+// applyEndedShare gives each turn that ended or replaced a candidate fact
+// (endings) share of that fact's fused score, the best such share: an ended
+// fact is no result, but what the query found in it is now said by the turn
+// that ended it ("Sold the Civic!" for "do I still have the Honda?").
+func applyEndedShare(c *candidateSet, f fused, at asOf, share float64) {
+	closers, _ := endings(c, at)
+	bonus := map[string]float64{}
+	for id, cl := range closers {
+		v := share * f.Scores[id]
+		for _, ep := range cl {
+			if _, ok := c.episodes[ep]; ok && v > bonus[ep] {
+				bonus[ep] = v
+			}
+		}
+	}
+	for id, v := range bonus {
+		if v <= 0 {
+			continue
+		}
+		f.Scores[id] += v
+		detail(f.Details, id)[SignalEnded] = v
+	}
+}

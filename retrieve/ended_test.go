@@ -1,0 +1,64 @@
+package retrieve
+
+import (
+	"testing"
+
+	"github.com/lore-memory/lore"
+)
+
+// TestApplyEndedShare: the turn that ended a fact receives share of the
+// ended fact's score; nothing moves before the end.
+func TestApplyEndedShare(t *testing.T) {
+	scope := lore.Scope{TenantID: "t", UserID: "u"}
+	c := &candidateSet{kind: map[string]lore.DocKind{}, facts: map[string]*lore.Fact{}, episodes: map[string]*lore.Episode{}}
+	for _, e := range []*lore.Episode{
+		{ID: "e3", Scope: scope, OccurredAt: dayN(2), Content: "I drive a 2012 Honda Civic"},
+		{ID: "e4", Scope: scope, OccurredAt: dayN(60), Content: "Sold the Civic!"},
+	} {
+		c.episodes[e.ID], c.kind[e.ID] = e, lore.KindEpisode
+	}
+	civic := &lore.Fact{ID: "civic", Scope: scope, SubjectID: "u", Predicate: "owns", Object: "Civic", FirstSeen: dayN(60), InvalidAt: tp(dayN(60)), SourceEpisodeIDs: []string{"e4"}}
+	c.facts["civic"], c.kind["civic"] = civic, lore.KindFact
+	newFused := func() fused {
+		return fused{Scores: map[string]float64{"e3": 0.7, "e4": 0.5, "civic": 0.4}, Details: map[string]map[string]float64{}}
+	}
+	f := newFused()
+	applyEndedShare(c, f, asOf{T: dayN(100), Now: dayN(100), Explicit: true}, 1)
+	if f.Scores["e4"] != 0.9 || f.Scores["e3"] != 0.7 || f.Details["e4"][SignalEnded] != 0.4 {
+		t.Errorf("after the end: scores %v details %v, want e4 0.9", f.Scores, f.Details)
+	}
+	f = newFused()
+	applyEndedShare(c, f, asOf{T: dayN(30), Now: dayN(100), Explicit: true}, 1)
+	if f.Scores["e4"] != 0.5 {
+		t.Errorf("before the end: e4 %v, want 0.5", f.Scores["e4"])
+	}
+}
+
+// TestEndedShareLaterValue: a value stated months after the old one ended
+// ("he's my boyfriend now" after "Theo and I broke up") did not end it and
+// gets no share; the break-up turn does.
+func TestEndedShareLaterValue(t *testing.T) {
+	scope := lore.Scope{TenantID: "t", UserID: "u"}
+	c := &candidateSet{kind: map[string]lore.DocKind{}, facts: map[string]*lore.Fact{}, episodes: map[string]*lore.Episode{}}
+	for _, e := range []*lore.Episode{
+		{ID: "e1", Scope: scope, OccurredAt: dayN(1), Content: "my boyfriend Theo is a chef"},
+		{ID: "e2", Scope: scope, OccurredAt: dayN(40), Content: "Theo and I broke up"},
+		{ID: "e3", Scope: scope, OccurredAt: dayN(200), Content: "he's my boyfriend now"},
+	} {
+		c.episodes[e.ID], c.kind[e.ID] = e, lore.KindEpisode
+	}
+	for _, f := range []*lore.Fact{
+		{ID: "theo", Scope: scope, SubjectID: "u", Predicate: "dates", Object: "Theo", FirstSeen: dayN(1), ValidAt: tp(dayN(1)), InvalidAt: tp(dayN(40)), SourceEpisodeIDs: []string{"e1", "e2"}},
+		{ID: "ravi", Scope: scope, SubjectID: "u", Predicate: "dates", Object: "Ravi", FirstSeen: dayN(200), ValidAt: tp(dayN(200)), SourceEpisodeIDs: []string{"e3"}},
+	} {
+		c.facts[f.ID], c.kind[f.ID] = f, lore.KindFact
+	}
+	f := fused{Scores: map[string]float64{"e1": 0.5, "e2": 0.4, "e3": 0.3, "theo": 0.6, "ravi": 0.2}, Details: map[string]map[string]float64{}}
+	applyEndedShare(c, f, asOf{T: dayN(300), Now: dayN(300)}, 1)
+	if f.Scores["e3"] != 0.3 {
+		t.Errorf("the later value's turn got a share: %v", f.Scores["e3"])
+	}
+	if f.Scores["e2"] != 1.0 {
+		t.Errorf("the break-up turn: %v, want 1.0", f.Scores["e2"])
+	}
+}
