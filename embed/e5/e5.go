@@ -23,13 +23,7 @@ package e5
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -65,17 +59,7 @@ const (
 const (
 	modelFile     = "model.onnx"
 	tokenizerFile = "tokenizer.json"
-	manifestFile  = "manifest.json"
 	libraryFile   = "libonnxruntime.so"
-)
-
-// Batching bounds, as in embed/minilm: texts sorted by length, batches of
-// at most maxBatchRows rows, maxBatchTokens padded tokens and
-// maxBatchAttention rows × len².
-const (
-	maxBatchRows      = 64
-	maxBatchTokens    = 2048
-	maxBatchAttention = 1 << 17
 )
 
 // DefaultModelDir is where scripts/e5/fetch.sh installs the model for a
@@ -117,14 +101,6 @@ var (
 	_ lore.EntitySimilarityEmbedder = (*Embedder)(nil)
 )
 
-type manifest struct {
-	Name  string `json:"name"`
-	Dim   int    `json:"dim"`
-	Files map[string]struct {
-		SHA256 string `json:"sha256"`
-	} `json:"files"`
-}
-
 // New loads the model from cfg.ModelDir after verifying its files against
 // the manifest. It returns EUNAVAILABLE, saying to run scripts/e5/fetch.sh,
 // when they are missing, incomplete or corrupt.
@@ -139,35 +115,11 @@ func New(cfg Config) (*Embedder, error) {
 	inflight := cmp.Or(cfg.Inflight, max(runtime.NumCPU()/threads, 1))
 	lib := cmp.Or(cfg.LibraryPath, filepath.Join(cfg.ModelDir, libraryFile))
 
-	raw, err := os.ReadFile(filepath.Join(cfg.ModelDir, manifestFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, unavailable(cfg.ModelDir, "the model files are not installed")
-	} else if err != nil {
-		return nil, fmt.Errorf("e5: read manifest: %w", err)
-	}
-	var man manifest
-	if err := json.Unmarshal(raw, &man); err != nil {
-		return nil, unavailable(cfg.ModelDir, "manifest.json is not valid JSON: %v", err)
-	}
-	if man.Name != Name || man.Dim != Dim {
-		return nil, unavailable(cfg.ModelDir, "manifest.json describes %q (%d dimensions), want %q (%d)", man.Name, man.Dim, Name, Dim)
-	}
-	sums := map[string]string{}
-	for _, name := range []string{modelFile, tokenizerFile} {
-		want := man.Files[name].SHA256
-		if want == "" {
-			return nil, unavailable(cfg.ModelDir, "manifest.json lists no checksum for %s", name)
-		}
-		got, err := fileSHA256(filepath.Join(cfg.ModelDir, name))
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, unavailable(cfg.ModelDir, "%s is missing", name)
-		} else if err != nil {
-			return nil, fmt.Errorf("e5: checksum %s: %w", name, err)
-		}
-		if got != want {
-			return nil, unavailable(cfg.ModelDir, "%s has sha256 %s, the manifest says %s", name, got, want)
-		}
-		sums[name] = got
+	sums, err := onnxrt.VerifyModelDir(cfg.ModelDir, Name, Dim, []string{modelFile, tokenizerFile}, func(format string, args ...any) error {
+		return unavailable(cfg.ModelDir, format, args...)
+	})
+	if err != nil {
+		return nil, err
 	}
 
 	tf, err := os.Open(filepath.Join(cfg.ModelDir, tokenizerFile))
@@ -251,7 +203,7 @@ func (e *Embedder) embed(ctx context.Context, prefix string, texts []string) ([]
 			return nil, err
 		}
 		seq := len(wins[order[start]].ids) + 2
-		rows := max(min(maxBatchRows, maxBatchTokens/seq, maxBatchAttention/(seq*seq), len(order)-start), 1)
+		rows := onnxrt.BatchRows(seq, len(order)-start)
 		batch := order[start : start+rows]
 		dst := make([]float32, rows*Dim)
 		if err := e.run(ctx, wins, batch, seq, dst); err != nil {
@@ -334,17 +286,4 @@ func (e *Embedder) Close() error {
 func unavailable(dir, format string, args ...any) error {
 	return lore.Errorf(lore.EUNAVAILABLE, "embedding model %s in %s: %s; run `make model-e5` (scripts/e5/fetch.sh DATA_DIR) to install it",
 		Name, dir, fmt.Sprintf(format, args...))
-}
-
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -86,7 +86,7 @@ func modelDir(tb testing.TB) string {
 	if dir == "" {
 		dir = DefaultModelDir("../../lore-data")
 	}
-	if _, err := os.Stat(filepath.Join(dir, manifestFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, onnxrt.ManifestFile)); err != nil {
 		storetest.Unavailable(tb, "no "+Name+" model in "+dir+": run `make model-e5` in the repository root, or set LORE_E5_MODEL_DIR")
 	}
 	return dir

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/lore-memory/lore/embed/internal/onnxrt"
 	"github.com/lore-memory/lore/storetest"
 )
 
@@ -68,7 +69,7 @@ func modelDir(tb testing.TB) string {
 	if dir == "" {
 		dir = DefaultModelDir("../../lore-data")
 	}
-	if _, err := os.Stat(filepath.Join(dir, manifestFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, onnxrt.ManifestFile)); err != nil {
 		storetest.Unavailable(tb, "no all-MiniLM-L6-v2 model in "+dir+": run `make model` in the repository root, or set LORE_MODEL_DIR")
 	}
 	return dir

@@ -24,13 +24,7 @@ package minilm
 import (
 	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -38,6 +32,7 @@ import (
 	"sync"
 
 	lore "github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/embed/internal/onnxrt"
 )
 
 // Model constants of all-MiniLM-L6-v2.
@@ -53,23 +48,9 @@ const (
 
 // File names inside the model directory.
 const (
-	modelFile    = "model.onnx"
-	vocabFile    = "vocab.txt"
-	libraryFile  = "libonnxruntime.so"
-	manifestFile = "manifest.json"
-)
-
-// Batching bounds. Texts are sorted by length and cut into batches of at
-// most maxBatchRows texts, maxBatchTokens padded tokens and
-// maxBatchAttention rows × len², which keeps padding low and the attention
-// buffers (rows × 12 heads × len² floats) small, so that ONNX Runtime's
-// arena, which keeps its peak, stays within the memory budget. Long texts
-// lose nothing by it: at 128 tokens and more the matrix products are large
-// enough to use the CPU fully one or two rows at a time.
-const (
-	maxBatchRows      = 64
-	maxBatchTokens    = 2048
-	maxBatchAttention = 1 << 17
+	modelFile   = "model.onnx"
+	vocabFile   = "vocab.txt"
+	libraryFile = "libonnxruntime.so"
 )
 
 // DefaultModelDir is where `make model` installs the model for a data
@@ -124,15 +105,6 @@ type session interface {
 	close() error
 }
 
-// manifest is manifest.json as fetch.sh writes it.
-type manifest struct {
-	Name  string `json:"name"`
-	Dim   int    `json:"dim"`
-	Files map[string]struct {
-		SHA256 string `json:"sha256"`
-	} `json:"files"`
-}
-
 // New loads the model from cfg.ModelDir after verifying every file against
 // the manifest. It returns EUNAVAILABLE, with a message that says to run
 // `make model`, when the files are missing, incomplete or corrupt.
@@ -151,30 +123,15 @@ func New(cfg Config) (*Embedder, error) {
 		libPath = filepath.Join(cfg.ModelDir, libraryFile)
 	}
 
-	man, err := readManifest(cfg.ModelDir)
-	if err != nil {
-		return nil, err
-	}
-	sums := map[string]string{}
 	files := []string{modelFile, vocabFile}
 	if checkLib {
 		files = append(files, libraryFile)
 	}
-	for _, name := range files {
-		want, ok := man.Files[name]
-		if !ok || want.SHA256 == "" {
-			return nil, unavailable(cfg.ModelDir, "manifest.json lists no checksum for %s", name)
-		}
-		got, err := fileSHA256(filepath.Join(cfg.ModelDir, name))
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, unavailable(cfg.ModelDir, "%s is missing", name)
-		} else if err != nil {
-			return nil, fmt.Errorf("minilm: checksum %s: %w", name, err)
-		}
-		if got != want.SHA256 {
-			return nil, unavailable(cfg.ModelDir, "%s has sha256 %s, the manifest says %s", name, got, want.SHA256)
-		}
-		sums[name] = got
+	sums, err := onnxrt.VerifyModelDir(cfg.ModelDir, Name, Dim, files, func(format string, args ...any) error {
+		return unavailable(cfg.ModelDir, format, args...)
+	})
+	if err != nil {
+		return nil, err
 	}
 
 	vf, err := os.Open(filepath.Join(cfg.ModelDir, vocabFile))
@@ -232,8 +189,7 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 			return nil, err
 		}
 		seq := len(ids[order[start]])
-		rows := min(maxBatchRows, maxBatchTokens/seq, maxBatchAttention/(seq*seq), len(order)-start)
-		rows = max(rows, 1)
+		rows := onnxrt.BatchRows(seq, len(order)-start)
 		batch := order[start : start+rows]
 		vecs := flat[start*Dim : (start+rows)*Dim]
 		if err := e.run(ctx, ids, batch, seq, vecs); err != nil {
@@ -281,39 +237,9 @@ func (e *Embedder) Close() error {
 	return e.session.close()
 }
 
-func readManifest(dir string) (*manifest, error) {
-	raw, err := os.ReadFile(filepath.Join(dir, manifestFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, unavailable(dir, "the model files are not installed")
-	} else if err != nil {
-		return nil, fmt.Errorf("minilm: read manifest: %w", err)
-	}
-	var m manifest
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, unavailable(dir, "manifest.json is not valid JSON: %v", err)
-	}
-	if m.Name != Name || m.Dim != Dim {
-		return nil, unavailable(dir, "manifest.json describes %q (%d dimensions), want %q (%d)", m.Name, m.Dim, Name, Dim)
-	}
-	return &m, nil
-}
-
 // unavailable is the error for a model directory that cannot be used; it
 // says how to repair it.
 func unavailable(dir, format string, args ...any) error {
 	return lore.Errorf(lore.EUNAVAILABLE, "embedding model %s in %s: %s; run `make model` (scripts/model/fetch.sh DATA_DIR) to install it",
 		Name, dir, fmt.Sprintf(format, args...))
-}
-
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }

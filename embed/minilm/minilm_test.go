@@ -13,6 +13,7 @@ import (
 	"time"
 
 	lore "github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/embed/internal/onnxrt"
 )
 
 // TestNewRejectsBadModelDir covers every way a model directory can be
@@ -190,7 +191,7 @@ func TestEmbedEdgeCases(t *testing.T) {
 		}
 	})
 	t.Run("more texts than one batch", func(t *testing.T) {
-		texts := make([]string, 3*maxBatchRows+5)
+		texts := make([]string, 3*onnxrt.BatchRows(1, 1<<20)+5) // the most rows a batch holds, three times and more
 		for i := range texts {
 			texts[i] = fmt.Sprintf("sentence number %d about topic %d", i, i%7)
 		}
@@ -210,11 +211,13 @@ func TestEmbedEdgeCases(t *testing.T) {
 
 func TestInfo(t *testing.T) {
 	e := mustNew(t, 0)
-	m, err := readManifest(modelDir(t))
+	sums, err := onnxrt.VerifyModelDir(modelDir(t), Name, Dim, []string{modelFile}, func(format string, args ...any) error {
+		return fmt.Errorf(format, args...)
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := lore.EmbedderInfo{Name: Name, Dim: Dim, Checksum: "sha256:" + m.Files[modelFile].SHA256}
+	want := lore.EmbedderInfo{Name: Name, Dim: Dim, Checksum: "sha256:" + sums[modelFile]}
 	if got := e.Info(); got != want {
 		t.Fatalf("Info()=%+v, want %+v", got, want)
 	}
