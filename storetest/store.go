@@ -31,4 +31,5 @@ func RunIndex(t *testing.T, backend string, open func(testing.TB) lore.Index) {
 	idx := open(t)
 	s := suite{t: t, backend: backend}
 	runIndex(s, idx)
+	runCJKFold(s, idx)
 }

@@ -1,6 +1,12 @@
 package terms
 
-import "unicode"
+import (
+	_ "embed"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // Chinese and Japanese write words without spaces, so a run of their
 // characters is not one term (as it was to FTS5's unicode61 tokenizer, which
@@ -9,6 +15,7 @@ import "unicode"
 // Lucene's CJKBigramFilter: 「台積電」 → 台積 積電, and a run of one character
 // is that character. A query's bigrams then match a document's wherever the
 // same two characters stand side by side, whatever the word boundaries.
+// Traditional characters are folded to Simplified first (foldScript).
 //
 // Bigrams with the single characters too, and dictionary segmentation
 // (github.com/go-ego/gse), were measured against this on fixtures/zh
@@ -37,6 +44,60 @@ func foldWidth(r rune) rune {
 	switch {
 	case r >= 0xFF10 && r <= 0xFF19, r >= 0xFF21 && r <= 0xFF3A, r >= 0xFF41 && r <= 0xFF5A:
 		return r - 0xFF10 + '0'
+	}
+	return r
+}
+
+// t2sData is the Traditional-to-Simplified character fold, generated from
+// OpenCC's dictionaries by scripts/cjk/gen_t2s.py (its header says from
+// which package, under which license, and how).
+//
+//go:embed data/t2s.txt
+var t2sData string
+
+// t2s maps each Traditional character (and each Taiwan or Hong Kong variant)
+// of data/t2s.txt to its Simplified form. It is built once when the package
+// loads and only read after.
+var t2s = mustParseFold(t2sData)
+
+// parseFold reads lines of "source TAB target", one character each; '#'
+// starts a comment line.
+func parseFold(data string) (map[rune]rune, error) {
+	m := make(map[rune]rune, 4200)
+	for i, line := range strings.Split(data, "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		src, dst, ok := strings.Cut(line, "\t")
+		if !ok || utf8.RuneCountInString(src) != 1 || utf8.RuneCountInString(dst) != 1 {
+			return nil, fmt.Errorf("t2s.txt line %d: %q is not one character, a tab and one character", i+1, line)
+		}
+		s, _ := utf8.DecodeRuneInString(src)
+		d, _ := utf8.DecodeRuneInString(dst)
+		m[s] = d
+	}
+	return m, nil
+}
+
+func mustParseFold(data string) map[rune]rune {
+	m, err := parseFold(data)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
+
+// foldScript maps a Traditional Chinese character to its Simplified form
+// (裡 → 里, 說 → 说, 臺 → 台) and returns every other rune as is, so that a
+// query in one script matches a memory in the other: 「我妹妹住在哪里」 and
+// 「我妹妹住在哪裡」 have the same bigrams. Where OpenCC gives a character
+// several Simplified forms the first is used (乾 → 干). Characters that two
+// scripts write alike, and Simplified ones, are unchanged; a few Traditional
+// characters that Simplified text also uses fold too (著 → 着, in 著名 as in
+// 看著), on queries and documents alike. Japanese kanji fold the same way.
+func foldScript(r rune) rune {
+	if s, ok := t2s[r]; ok {
+		return s
 	}
 	return r
 }

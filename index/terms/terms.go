@@ -24,7 +24,8 @@ const (
 // (runs of letters, digits and private-use characters; everything else,
 // including marks outside the combining diacriticals, separates) and stems
 // each token with Porter's algorithm. Runs of Chinese and Japanese
-// characters become overlapping character bigrams instead (cjk.go). It
+// characters become overlapping character bigrams instead, Traditional
+// characters folded to Simplified (cjk.go). It
 // returns the terms in order, repeats included. For every word of
 // testdata/fts5_porter.tsv it gives the term FTS5 gives.
 func Analyze(text string) []string {
@@ -68,7 +69,7 @@ func each(text string, fn func(term string)) {
 			if len(tok) > 0 {
 				flush()
 			}
-			run = append(run, r)
+			run = append(run, foldScript(r))
 		case isCombiningDiacritic(r):
 			// Part of the token, and removed with the diacritics.
 		case unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r):
