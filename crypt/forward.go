@@ -15,44 +15,11 @@ import (
 // (README, Known gaps): the stores deduplicate them by their normalized
 // value. Job rows are sealed (jobs.go).
 var (
-	_ lore.ProfileStore  = (*Store)(nil)
 	_ lore.FeedbackStore = (*Store)(nil)
 	_ lore.Directory     = (*Store)(nil)
 	_ lore.QueueCounter  = (*Store)(nil)
 	_ lore.JobLeases     = (*Store)(nil)
 )
-
-func (s *Store) PutProfileEntry(ctx context.Context, scope lore.Scope, e lore.ProfileEntry) (lore.ProfileWrite, error) {
-	p, err := port[lore.ProfileStore](s)
-	if err != nil {
-		return lore.ProfileWrite{}, err
-	}
-	return p.PutProfileEntry(ctx, scope, e)
-}
-
-func (s *Store) ProfileEntries(ctx context.Context, scope lore.Scope) ([]lore.ProfileEntry, error) {
-	p, err := port[lore.ProfileStore](s)
-	if err != nil {
-		return nil, err
-	}
-	return p.ProfileEntries(ctx, scope)
-}
-
-func (s *Store) ProfileHistory(ctx context.Context, scope lore.Scope, key string) ([]lore.ProfileEntry, error) {
-	p, err := port[lore.ProfileStore](s)
-	if err != nil {
-		return nil, err
-	}
-	return p.ProfileHistory(ctx, scope, key)
-}
-
-func (s *Store) DeleteProfileKey(ctx context.Context, scope lore.Scope, key string) (int, error) {
-	p, err := port[lore.ProfileStore](s)
-	if err != nil {
-		return 0, err
-	}
-	return p.DeleteProfileKey(ctx, scope, key)
-}
 
 func (s *Store) RecordVerdict(ctx context.Context, v *lore.Verdict, rule lore.FeedbackRule) (lore.MemorySignal, error) {
 	p, err := port[lore.FeedbackStore](s)

@@ -7,10 +7,7 @@ import (
 	"github.com/lore-memory/lore"
 )
 
-var (
-	_ lore.QueryLogStore  = (*Store)(nil)
-	_ lore.TenantProfiles = (*Store)(nil)
-)
+var _ lore.QueryLogStore = (*Store)(nil)
 
 // AppendQueryLog seals the query's text; its hash is taken from the text
 // first, so the profile evidence that names it stays the same.
@@ -60,12 +57,4 @@ func (s *Store) PurgeQueryLog(ctx context.Context, now time.Time, tenantID strin
 		return 0, err
 	}
 	return p.PurgeQueryLog(ctx, now, tenantID, before)
-}
-
-func (s *Store) TenantProfileEntries(ctx context.Context, tenantID string) (map[string][]lore.ProfileEntry, error) {
-	p, err := port[lore.TenantProfiles](s)
-	if err != nil {
-		return nil, err
-	}
-	return p.TenantProfileEntries(ctx, tenantID)
 }
