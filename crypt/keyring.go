@@ -274,6 +274,29 @@ func (k *Keyring) Seal(ctx context.Context, tenant, plain string) (string, error
 	return Prefix + base64.RawStdEncoding.EncodeToString(ct), nil
 }
 
+// SealDeterministic encrypts plain like Seal, in the same form (Open opens
+// it), but with a synthetic nonce: HMAC-SHA256 of plain under a key derived
+// from the data key and purpose. Equal texts seal to equal strings, so a
+// store can still compare them (evidence lists are deduplicated by
+// value); different texts share a nonce with negligible chance. Equality
+// is all it reveals.
+func (k *Keyring) SealDeterministic(ctx context.Context, tenant, purpose, plain string) (string, error) {
+	if plain == "" {
+		return "", nil
+	}
+	tk, err := k.key(ctx, tenant)
+	if err != nil {
+		return "", err
+	}
+	d := hmac.New(sha256.New, tk.dek)
+	d.Write([]byte("lore-siv/1/" + purpose))
+	m := hmac.New(sha256.New, d.Sum(nil))
+	m.Write([]byte(plain))
+	nonce := m.Sum(nil)[:tk.aead.NonceSize()]
+	ct := tk.aead.Seal(slices.Clip(nonce), nonce, []byte(plain), []byte(tenant))
+	return Prefix + base64.RawStdEncoding.EncodeToString(ct), nil
+}
+
 // Open decrypts a value Seal made for the tenant; a value without Prefix
 // (written before encryption was on) comes back as it is.
 func (k *Keyring) Open(ctx context.Context, tenant, s string) (string, error) {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/lore-memory/lore"
@@ -44,6 +45,15 @@ func (s *Store) PutProfileEntry(ctx context.Context, scope lore.Scope, e lore.Pr
 		return lore.ProfileWrite{}, err
 	}
 	e.Key = c.Key
+	// Evidence naming a search is the query's unkeyed hash
+	// (lore.QueryEvidence): sealed deterministically, so the store still
+	// deduplicates evidence and a guessed query cannot be confirmed.
+	e.Evidence = make([]string, len(c.Evidence))
+	for i, id := range c.Evidence {
+		if e.Evidence[i], err = s.sealEvidence(ctx, scope.TenantID, id); err != nil {
+			return lore.ProfileWrite{}, err
+		}
+	}
 	if e.ValueKey, err = s.Keys.Token(ctx, scope.TenantID, profileTokenPurpose, scope.UserID, c.Key, lore.NormalizeProfileValue(c.Value)); err != nil {
 		return lore.ProfileWrite{}, err
 	}
@@ -140,14 +150,37 @@ func (s *Store) openProfiles(ctx context.Context, tenant string, es []lore.Profi
 	return nil
 }
 
-// openProfile opens e's value; an entry written before sealing comes back
-// as it is.
+// evidencePurpose names the deterministic seal of query hashes, in profile
+// evidence and in the query log alike.
+const evidencePurpose = "query-evidence"
+
+// sealEvidence seals an evidence reference that is a query hash (of the
+// form lore.QueryEvidence makes); memory ids and other references pass.
+func (s *Store) sealEvidence(ctx context.Context, tenant, id string) (string, error) {
+	h, ok := strings.CutPrefix(id, lore.QueryEvidencePrefix)
+	if !ok || len(h) != 32 || strings.Trim(h, "0123456789abcdef") != "" {
+		return id, nil
+	}
+	return s.Keys.SealDeterministic(ctx, tenant, evidencePurpose, id)
+}
+
+// openProfile opens e's value and evidence; an entry written before
+// sealing comes back as it is.
 func (s *Store) openProfile(ctx context.Context, tenant string, e *lore.ProfileEntry) error {
 	v, err := s.Keys.Open(ctx, tenant, e.Value)
 	if err != nil {
 		return err
 	}
 	e.Value, e.ValueKey = v, ""
+	if len(e.Evidence) > 0 {
+		ev := make([]string, len(e.Evidence))
+		for i, id := range e.Evidence {
+			if ev[i], err = s.Keys.Open(ctx, tenant, id); err != nil {
+				return err
+			}
+		}
+		e.Evidence = ev
+	}
 	return nil
 }
 

@@ -24,8 +24,8 @@ func TestProfileConformance(t *testing.T) {
 	})
 }
 
-// TestProfileSealed: no profile value, current or replaced, is in the
-// database file or its WAL; they read back in the clear, a restated value
+// TestProfileSealed: no profile value, current or replaced, nor a query
+// hash in the evidence, is in the database file or its WAL; they read back in the clear, a restated value
 // merges into its entry, the user's tokens differ from another user's of
 // the same value, and the cohort read opens them too.
 func TestProfileSealed(t *testing.T) {
@@ -35,14 +35,15 @@ func TestProfileSealed(t *testing.T) {
 	alice := lore.Scope{TenantID: "t1", UserID: "alice"}
 	bob := lore.Scope{TenantID: "t1", UserID: "bob"}
 	long := strings.Repeat("Marrakech ", lore.MaxProfileValue/10)
+	evidence := lore.QueryEvidence("bouldering gyms near me")
 	for _, w := range []struct {
 		sc lore.Scope
 		e  lore.ProfileEntry
 	}{
 		{alice, lore.ProfileEntry{Key: "location", Value: "Ouagadougou"}},
 		{alice, lore.ProfileEntry{Key: "location", Value: "Tegucigalpa"}}, // replaces Ouagadougou: history
-		{alice, lore.ProfileEntry{Key: "interest", Value: "bouldering"}},
-		{alice, lore.ProfileEntry{Key: "interest", Value: "  Bouldering "}}, // the same value: merges
+		{alice, lore.ProfileEntry{Key: "interest", Value: "bouldering", Evidence: []string{"ep1", evidence}}},
+		{alice, lore.ProfileEntry{Key: "interest", Value: "  Bouldering ", Evidence: []string{evidence}}}, // the same value: merges
 		{alice, lore.ProfileEntry{Key: "interest", Value: "origami"}},
 		{alice, lore.ProfileEntry{Key: "allergy", Value: long}},
 		{bob, lore.ProfileEntry{Key: "interest", Value: "bouldering"}},
@@ -62,6 +63,9 @@ func TestProfileSealed(t *testing.T) {
 	want := []string{"allergy=" + strings.TrimSpace(long), "interest=Bouldering", "interest=origami", "location=Tegucigalpa"}
 	if strings.Join(vals, "|") != strings.Join(want, "|") {
 		t.Errorf("entries=%q, want %q", vals, want)
+	}
+	if ev := got[1].Evidence; strings.Join(ev, " ") != "ep1 "+evidence {
+		t.Errorf("interest evidence=%q, want ep1 and the query's hash once", ev)
 	}
 	hist, err := s.ProfileHistory(ctx, alice, "location")
 	if err != nil || len(hist) != 1 || hist[0].Value != "Ouagadougou" {
@@ -112,7 +116,7 @@ func TestProfileSealed(t *testing.T) {
 		if err != nil && !os.IsNotExist(err) {
 			t.Fatal(err)
 		}
-		for _, word := range []string{"Ouagadougou", "Tegucigalpa", "ouldering", "origami", "Marrakech", "marrakech"} {
+		for _, word := range []string{"Ouagadougou", "Tegucigalpa", "ouldering", "origami", "Marrakech", "marrakech", strings.TrimPrefix(evidence, lore.QueryEvidencePrefix)} {
 			if bytes.Contains(b, []byte(word)) {
 				t.Errorf("%s holds the profile value %q in the clear", name, word)
 			}

@@ -10,7 +10,8 @@ import (
 var _ lore.QueryLogStore = (*Store)(nil)
 
 // AppendQueryLog seals the query's text; its hash is taken from the text
-// first, so the profile evidence that names it stays the same.
+// first and sealed deterministically as profile evidence is, so reads
+// give back the evidence that names the query.
 func (s *Store) AppendQueryLog(ctx context.Context, scope lore.Scope, e lore.QueryLogEntry) error {
 	p, err := port[lore.QueryLogStore](s)
 	if err != nil {
@@ -20,6 +21,9 @@ func (s *Store) AppendQueryLog(ctx context.Context, scope lore.Scope, e lore.Que
 		return err
 	}
 	if e.Query, err = s.Keys.Seal(ctx, scope.TenantID, e.Query); err != nil {
+		return err
+	}
+	if e.Hash, err = s.sealEvidence(ctx, scope.TenantID, e.Hash); err != nil {
 		return err
 	}
 	return p.AppendQueryLog(ctx, scope, e)
@@ -37,6 +41,9 @@ func (s *Store) QueryLog(ctx context.Context, scope lore.Scope, f lore.QueryLogF
 	}
 	for i := range out {
 		if out[i].Query, err = s.Keys.Open(ctx, scope.TenantID, out[i].Query); err != nil {
+			return nil, err
+		}
+		if out[i].Hash, err = s.Keys.Open(ctx, scope.TenantID, out[i].Hash); err != nil {
 			return nil, err
 		}
 	}
