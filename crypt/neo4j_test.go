@@ -33,9 +33,9 @@ func TestNeo4jStoreConformance(t *testing.T) {
 	})
 }
 
-// TestNeo4jProfileConformance runs the profile and feedback suites on
-// Neo4j through the encryption layer: sealed values with their dedup
-// tokens, keyed query hashes. It needs LORE_TEST_NEO4J_URL
+// TestNeo4jProfileConformance runs the profile, feedback and query log
+// suites on Neo4j through the encryption layer: sealed values with their
+// dedup tokens, keyed and sealed query hashes. It needs LORE_TEST_NEO4J_URL
 // (scripts/neo4j/start.sh).
 func TestNeo4jProfileConformance(t *testing.T) {
 	url := storetest.ServerURL(t, "LORE_TEST_NEO4J_URL", "start a server with `scripts/neo4j/start.sh` and export the LORE_TEST_NEO4J_URL it prints")
@@ -56,4 +56,5 @@ func TestNeo4jProfileConformance(t *testing.T) {
 	}
 	storetest.RunProfile(t, "neo4j+crypt", func(tb testing.TB) storetest.ProfileBackend { return open(tb) })
 	storetest.RunFeedback(t, "neo4j+crypt", func(tb testing.TB) storetest.FeedbackBackend { return open(tb) })
+	storetest.RunQueryLog(t, "neo4j+crypt", func(tb testing.TB) storetest.QueryLogBackend { return open(tb) })
 }
