@@ -31,6 +31,12 @@ const ProfileFloor = 0.5
 const (
 	MaxProfileValue    = 200 // bytes of a value
 	MaxProfileEvidence = 16  // evidence references kept per entry, newest last
+	// MaxSealedProfileValue bounds the stored form of a value the
+	// encryption layer sealed (an entry with a ValueKey): a sealed
+	// MaxProfileValue-byte value takes 315 bytes (crypt.Prefix, then
+	// base64 of nonce, text and tag). The layer checks MaxProfileValue on
+	// the text before sealing.
+	MaxSealedProfileValue = 512
 )
 
 // QueryEvidencePrefix starts an evidence reference that is a query's hash,
@@ -51,6 +57,22 @@ type ProfileEntry struct {
 	// ReplacedAt is set on history entries only: when a newer entry
 	// replaced this one.
 	ReplacedAt *time.Time `json:"replaced_at,omitempty"`
+	// ValueKey, when set, stands for NormalizeProfileValue(Value) wherever
+	// stores compare and deduplicate values (ProfileValueKey): the
+	// encryption layer (package crypt) stores Value sealed, which random
+	// encryption makes different each time, and sets ValueKey to a keyed
+	// token of the normalised text. Stores fill it from what they store on
+	// the entries PlanProfileWrite reads. Never serialised.
+	ValueKey string `json:"-"`
+}
+
+// ProfileValueKey returns what e's value is deduplicated by: its ValueKey
+// when set, else its normalised value.
+func ProfileValueKey(e ProfileEntry) string {
+	if e.ValueKey != "" {
+		return e.ValueKey
+	}
+	return NormalizeProfileValue(e.Value)
 }
 
 // ProfileStore holds users' profiles. Implementations: graph/sqlite and
@@ -149,11 +171,15 @@ func (e *ProfileEntry) Normalize(now time.Time) error {
 	}
 	e.Key = key
 	e.Value = strings.Join(strings.Fields(e.Value), " ")
+	limit := MaxProfileValue
+	if e.ValueKey != "" {
+		limit = MaxSealedProfileValue
+	}
 	switch {
 	case e.Value == "" || NormalizeProfileValue(e.Value) == "":
 		return Errorf(EINVALID, "profile entry %q needs a value", key)
-	case len(e.Value) > MaxProfileValue:
-		return Errorf(EINVALID, "profile value of %q is longer than %d bytes", key, MaxProfileValue)
+	case len(e.Value) > limit:
+		return Errorf(EINVALID, "profile value of %q is longer than %d bytes", key, limit)
 	case !utf8.ValidString(e.Value) || strings.ContainsFunc(e.Value, unicode.IsControl):
 		return Errorf(EINVALID, "profile value of %q holds a control or invalid character", key)
 	}
@@ -213,9 +239,9 @@ func PlanProfileWrite(stored []ProfileEntry, e ProfileEntry) ProfileWrite {
 		return ProfileWrite{Reason: "inferred with confidence below 0.5"}
 	}
 	multi := MultiValuedProfileKey(e.Key)
-	norm := NormalizeProfileValue(e.Value)
+	norm := ProfileValueKey(e)
 	for _, s := range stored {
-		if NormalizeProfileValue(s.Value) != norm {
+		if ProfileValueKey(s) != norm {
 			continue
 		}
 		if s.Source == ProfileExplicit && e.Source == ProfileInferred {

@@ -8,59 +8,16 @@ import (
 )
 
 // The stores' other ports pass through the encryption layer, so that a
-// server with a master key keeps its profile, ranking signals, directory
-// and queue features. The directory, queue counts and leases hold ids,
-// counts and times only; verdicts and usage rows hold ids and a hash of the
-// query (lore.QueryHash), never its text. Profile values are not sealed yet
-// (README, Known gaps): the stores deduplicate them by their normalized
-// value. Job rows are sealed (jobs.go).
+// server with a master key keeps its ranking signals, directory and queue
+// features. The directory, queue counts and leases hold ids, counts and
+// times only; verdicts and success rows hold ids and a keyed hash of the
+// query (feedback.go), never its text; usage rows hold ids and counts.
+// Profile values (profile.go) and job rows (jobs.go) are sealed.
 var (
-	_ lore.ProfileStore  = (*Store)(nil)
-	_ lore.FeedbackStore = (*Store)(nil)
-	_ lore.Directory     = (*Store)(nil)
-	_ lore.QueueCounter  = (*Store)(nil)
-	_ lore.JobLeases     = (*Store)(nil)
+	_ lore.Directory    = (*Store)(nil)
+	_ lore.QueueCounter = (*Store)(nil)
+	_ lore.JobLeases    = (*Store)(nil)
 )
-
-func (s *Store) PutProfileEntry(ctx context.Context, scope lore.Scope, e lore.ProfileEntry) (lore.ProfileWrite, error) {
-	p, err := port[lore.ProfileStore](s)
-	if err != nil {
-		return lore.ProfileWrite{}, err
-	}
-	return p.PutProfileEntry(ctx, scope, e)
-}
-
-func (s *Store) ProfileEntries(ctx context.Context, scope lore.Scope) ([]lore.ProfileEntry, error) {
-	p, err := port[lore.ProfileStore](s)
-	if err != nil {
-		return nil, err
-	}
-	return p.ProfileEntries(ctx, scope)
-}
-
-func (s *Store) ProfileHistory(ctx context.Context, scope lore.Scope, key string) ([]lore.ProfileEntry, error) {
-	p, err := port[lore.ProfileStore](s)
-	if err != nil {
-		return nil, err
-	}
-	return p.ProfileHistory(ctx, scope, key)
-}
-
-func (s *Store) DeleteProfileKey(ctx context.Context, scope lore.Scope, key string) (int, error) {
-	p, err := port[lore.ProfileStore](s)
-	if err != nil {
-		return 0, err
-	}
-	return p.DeleteProfileKey(ctx, scope, key)
-}
-
-func (s *Store) RecordVerdict(ctx context.Context, v *lore.Verdict, rule lore.FeedbackRule) (lore.MemorySignal, error) {
-	p, err := port[lore.FeedbackStore](s)
-	if err != nil {
-		return lore.MemorySignal{}, err
-	}
-	return p.RecordVerdict(ctx, v, rule)
-}
 
 func (s *Store) Verdicts(ctx context.Context, scope lore.Scope) ([]lore.Verdict, error) {
 	p, err := port[lore.FeedbackStore](s)
@@ -100,14 +57,6 @@ func (s *Store) Successes(ctx context.Context, scope lore.Scope) ([]lore.Success
 		return nil, err
 	}
 	return p.Successes(ctx, scope)
-}
-
-func (s *Store) MemorySignals(ctx context.Context, ns lore.Scope, ids []string, queryHash string) (map[string]lore.MemorySignal, error) {
-	p, err := port[lore.FeedbackStore](s)
-	if err != nil {
-		return nil, err
-	}
-	return p.MemorySignals(ctx, ns, ids, queryHash)
 }
 
 func (s *Store) BackfillSuccess(ctx context.Context) (int, error) {

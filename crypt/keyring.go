@@ -98,6 +98,7 @@ type Keyring struct {
 // tenantKey is a tenant's data key and what derives from it.
 type tenantKey struct {
 	aead  cipher.AEAD
+	dek   []byte
 	blind []byte // the blind index key: HMAC(dek, "blind-index")
 }
 
@@ -220,7 +221,7 @@ func (k *Keyring) key(ctx context.Context, tenant string) (*tenantKey, error) {
 	}
 	m := hmac.New(sha256.New, dek)
 	m.Write([]byte("lore-blind-index/1"))
-	tk := &tenantKey{aead: aead, blind: m.Sum(nil)}
+	tk := &tenantKey{aead: aead, dek: dek, blind: m.Sum(nil)}
 	k.deks[tenant] = tk
 	return tk, nil
 }
@@ -273,6 +274,29 @@ func (k *Keyring) Seal(ctx context.Context, tenant, plain string) (string, error
 	return Prefix + base64.RawStdEncoding.EncodeToString(ct), nil
 }
 
+// SealDeterministic encrypts plain like Seal, in the same form (Open opens
+// it), but with a synthetic nonce: HMAC-SHA256 of plain under a key derived
+// from the data key and purpose. Equal texts seal to equal strings, so a
+// store can still compare them (evidence lists are deduplicated by
+// value); different texts share a nonce with negligible chance. Equality
+// is all it reveals.
+func (k *Keyring) SealDeterministic(ctx context.Context, tenant, purpose, plain string) (string, error) {
+	if plain == "" {
+		return "", nil
+	}
+	tk, err := k.key(ctx, tenant)
+	if err != nil {
+		return "", err
+	}
+	d := hmac.New(sha256.New, tk.dek)
+	d.Write([]byte("lore-siv/1/" + purpose))
+	m := hmac.New(sha256.New, d.Sum(nil))
+	m.Write([]byte(plain))
+	nonce := m.Sum(nil)[:tk.aead.NonceSize()]
+	ct := tk.aead.Seal(slices.Clip(nonce), nonce, []byte(plain), []byte(tenant))
+	return Prefix + base64.RawStdEncoding.EncodeToString(ct), nil
+}
+
 // Open decrypts a value Seal made for the tenant; a value without Prefix
 // (written before encryption was on) comes back as it is.
 func (k *Keyring) Open(ctx context.Context, tenant, s string) (string, error) {
@@ -305,6 +329,25 @@ func (k *Keyring) Blind(ctx context.Context, tenant, term string) (string, error
 	m := hmac.New(sha256.New, tk.blind)
 	m.Write([]byte(term))
 	return "b" + hex.EncodeToString(m.Sum(nil))[:20], nil
+}
+
+// Token returns a keyed, deterministic token of parts for one purpose:
+// 32 hex digits of HMAC-SHA256 under a key derived from the tenant's data
+// key and purpose, so equal inputs give equal tokens within the tenant
+// and purpose, and nobody without the data key can confirm a guess. The
+// parts are length-prefixed, so ("ab","c") and ("a","bc") differ.
+func (k *Keyring) Token(ctx context.Context, tenant, purpose string, parts ...string) (string, error) {
+	tk, err := k.key(ctx, tenant)
+	if err != nil {
+		return "", err
+	}
+	d := hmac.New(sha256.New, tk.dek)
+	d.Write([]byte("lore-token/1/" + purpose))
+	m := hmac.New(sha256.New, d.Sum(nil))
+	for _, p := range parts {
+		fmt.Fprintf(m, "%d:%s", len(p), p)
+	}
+	return hex.EncodeToString(m.Sum(nil))[:32], nil
 }
 
 // Forget drops a tenant's data key, from the store too: whatever of the

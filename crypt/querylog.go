@@ -7,13 +7,11 @@ import (
 	"github.com/lore-memory/lore"
 )
 
-var (
-	_ lore.QueryLogStore  = (*Store)(nil)
-	_ lore.TenantProfiles = (*Store)(nil)
-)
+var _ lore.QueryLogStore = (*Store)(nil)
 
 // AppendQueryLog seals the query's text; its hash is taken from the text
-// first, so the profile evidence that names it stays the same.
+// first and sealed deterministically as profile evidence is, so reads
+// give back the evidence that names the query.
 func (s *Store) AppendQueryLog(ctx context.Context, scope lore.Scope, e lore.QueryLogEntry) error {
 	p, err := port[lore.QueryLogStore](s)
 	if err != nil {
@@ -23,6 +21,9 @@ func (s *Store) AppendQueryLog(ctx context.Context, scope lore.Scope, e lore.Que
 		return err
 	}
 	if e.Query, err = s.Keys.Seal(ctx, scope.TenantID, e.Query); err != nil {
+		return err
+	}
+	if e.Hash, err = s.sealEvidence(ctx, scope.TenantID, e.Hash); err != nil {
 		return err
 	}
 	return p.AppendQueryLog(ctx, scope, e)
@@ -40,6 +41,9 @@ func (s *Store) QueryLog(ctx context.Context, scope lore.Scope, f lore.QueryLogF
 	}
 	for i := range out {
 		if out[i].Query, err = s.Keys.Open(ctx, scope.TenantID, out[i].Query); err != nil {
+			return nil, err
+		}
+		if out[i].Hash, err = s.Keys.Open(ctx, scope.TenantID, out[i].Hash); err != nil {
 			return nil, err
 		}
 	}
@@ -60,12 +64,4 @@ func (s *Store) PurgeQueryLog(ctx context.Context, now time.Time, tenantID strin
 		return 0, err
 	}
 	return p.PurgeQueryLog(ctx, now, tenantID, before)
-}
-
-func (s *Store) TenantProfileEntries(ctx context.Context, tenantID string) (map[string][]lore.ProfileEntry, error) {
-	p, err := port[lore.TenantProfiles](s)
-	if err != nil {
-		return nil, err
-	}
-	return p.TenantProfileEntries(ctx, tenantID)
 }

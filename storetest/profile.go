@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -270,6 +271,22 @@ func RunProfile(t *testing.T, backend string, open func(testing.TB) ProfileBacke
 		if n := len(entries(t, sc)); n != 0 {
 			t.Errorf("entries after invalid writes=%d, want 0", n)
 		}
+	})
+
+	s.run("Profile/LongestValue", func(t *testing.T) {
+		// The limit is on the value as given: a store (or an encryption
+		// layer before it) that keeps a longer form still takes it.
+		sc := fresh(t)
+		long := strings.Repeat("gluten free ", lore.MaxProfileValue/12) + strings.Repeat("x", lore.MaxProfileValue%12)
+		if len(long) != lore.MaxProfileValue {
+			t.Fatalf("test value is %d bytes, want %d", len(long), lore.MaxProfileValue)
+		}
+		_, err := st.PutProfileEntry(ctxFor(t), sc, lore.ProfileEntry{Key: "diet", Value: long + "y"})
+		wantCode(t, "PutProfileEntry(one byte too long)", err, lore.EINVALID)
+		put(t, sc, lore.ProfileEntry{Key: "diet", Value: long, UpdatedAt: at(1)})
+		// The same value again, spaced and cased differently, merges.
+		put(t, sc, lore.ProfileEntry{Key: "diet", Value: "  " + strings.ToUpper(long), UpdatedAt: at(2)})
+		sameList(t, "entries", values(entries(t, sc)), []string{"diet=" + strings.ToUpper(long) + "/explicit"})
 	})
 
 	s.run("Profile/KeyAndTimeStored", func(t *testing.T) {

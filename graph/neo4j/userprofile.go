@@ -41,13 +41,13 @@ func (s *Store) PutProfileEntry(ctx context.Context, scope lore.Scope, e lore.Pr
 			h := profileProps(old)
 			h["tenant_id"], h["user_id"], h["replaced_at"], h["seq"] = scope.TenantID, scope.UserID, now, int64(i)
 			if _, err := r.run("ReplaceProfileEntry", shape{}, withParams(user, "key", old.Key,
-				"value_norm", lore.NormalizeProfileValue(old.Value), "history", h)); err != nil {
+				"value_norm", lore.ProfileValueKey(old), "history", h)); err != nil {
 				return lore.ProfileWrite{}, err
 			}
 		}
 		p := out.Entry
 		_, err = r.run("PutProfileEntry", shape{}, withParams(user, "key", p.Key,
-			"value_norm", lore.NormalizeProfileValue(p.Value), "entry", profileProps(*p)))
+			"value_norm", lore.ProfileValueKey(*p), "entry", profileProps(*p)))
 		return out, err
 	})
 }
@@ -147,6 +147,9 @@ func profileRows(r txRunner, stmt, col string, params map[string]any) ([]lore.Pr
 			Key: p.str("key"), Value: p.str("value"), Confidence: p.float("confidence"),
 			Source: lore.ProfileSource(p.str("source")), Evidence: p.strs("evidence"), UpdatedAt: p.time("updated_at"),
 			ReplacedAt: p.timePtr("replaced_at"),
+			// Under encryption value_norm is a keyed token of the value
+			// (lore.ProfileEntry.ValueKey), so PlanProfileWrite compares it.
+			ValueKey: p.str("value_norm"),
 		}
 		if e.Evidence == nil {
 			e.Evidence = []string{}
@@ -159,7 +162,7 @@ func profileRows(r txRunner, stmt, col string, params map[string]any) ([]lore.Pr
 // profileProps are an entry's stored properties.
 func profileProps(e lore.ProfileEntry) map[string]any {
 	return map[string]any{
-		"key": e.Key, "value": e.Value, "value_norm": lore.NormalizeProfileValue(e.Value), "confidence": e.Confidence,
+		"key": e.Key, "value": e.Value, "value_norm": lore.ProfileValueKey(e), "confidence": e.Confidence,
 		"source": string(e.Source), "evidence": stringsParam(e.Evidence), "updated_at": e.UpdatedAt.UTC(),
 	}
 }

@@ -26,7 +26,9 @@ func (s *Store) PutProfileEntry(ctx context.Context, scope lore.Scope, e lore.Pr
 	e.UpdatedAt = normTime(e.UpdatedAt)
 	var out lore.ProfileWrite
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		stored, err := queryProfile(ctx, tx, `SELECT `+profileColumns+` FROM profile_entries
+		// value_norm comes along as each entry's ValueKey: under
+		// encryption it is a keyed token, not the normalised value.
+		stored, err := queryProfile(ctx, tx, `SELECT `+profileColumns+`, value_norm FROM profile_entries
 			WHERE tenant_id = ? AND user_id = ? AND key = ? ORDER BY value_norm`, scope.TenantID, scope.UserID, e.Key)
 		if err != nil {
 			return err
@@ -43,7 +45,7 @@ func (s *Store) PutProfileEntry(ctx context.Context, scope lore.Scope, e lore.Pr
 				return fmt.Errorf("profile history: %w", err)
 			}
 			if _, err := tx.ExecContext(ctx, `DELETE FROM profile_entries WHERE tenant_id = ? AND user_id = ? AND key = ? AND value_norm = ?`,
-				scope.TenantID, scope.UserID, r.Key, lore.NormalizeProfileValue(r.Value)); err != nil {
+				scope.TenantID, scope.UserID, r.Key, lore.ProfileValueKey(r)); err != nil {
 				return fmt.Errorf("replace profile entry: %w", err)
 			}
 		}
@@ -54,7 +56,7 @@ func (s *Store) PutProfileEntry(ctx context.Context, scope lore.Scope, e lore.Pr
 			ON CONFLICT (tenant_id, user_id, key, value_norm) DO UPDATE SET
 				value = excluded.value, confidence = excluded.confidence, source = excluded.source,
 				evidence = excluded.evidence, updated_at = excluded.updated_at`,
-			scope.TenantID, scope.UserID, lore.NormalizeProfileValue(p.Value), p.Key, p.Value, p.Confidence, string(p.Source), string(ev), micros(p.UpdatedAt))
+			scope.TenantID, scope.UserID, lore.ProfileValueKey(*p), p.Key, p.Value, p.Confidence, string(p.Source), string(ev), micros(p.UpdatedAt))
 		return err
 	})
 	if err != nil {
@@ -150,19 +152,30 @@ func deleteScopeProfile(ctx context.Context, tx *sql.Tx, sc lore.Scope) error {
 	return nil
 }
 
-// queryProfile runs a select of profileColumns.
+// queryProfile runs a select of profileColumns, then value_norm when the
+// query selects it (into ValueKey).
 func queryProfile(ctx context.Context, q querier, query string, args ...any) ([]lore.ProfileEntry, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		return nil, err
+	}
 	out := []lore.ProfileEntry{}
 	for rows.Next() {
-		e, err := scanProfile(rows)
+		var valueKey string
+		var extra []any
+		if cols[len(cols)-1] == "value_norm" {
+			extra = append(extra, &valueKey)
+		}
+		e, err := scanProfile(rows, extra...)
 		if err != nil {
 			return nil, err
 		}
+		e.ValueKey = valueKey
 		out = append(out, e)
 	}
 	return out, rows.Err()
