@@ -11,12 +11,14 @@ import (
 	"github.com/lore-memory/lore/ingest"
 )
 
-const profileUsage = `Usage: lore profile <get|set|delete|inference> [flags]
+const profileUsage = `Usage: lore profile <get|set|delete|inference|infer> [flags]
 
   get       --user U [--history]          the user's profile entries (and replaced ones)
   set       --user U KEY=VALUE...         explicit entries, as the user's own settings would set them
   delete    --user U KEY                  forget one key and its history
   inference [--tenant T] on|off           let searches of the tenant's users feed their profiles (default on)
+  infer     --user U                      queue batch LLM inference over the user's logged searches now (a
+                                          lore serve with LORE_LLM_* runs it; the tenant needs query_log_days)
 `
 
 func (m *Main) profile(ctx context.Context, args []string) error {
@@ -25,7 +27,7 @@ func (m *Main) profile(ctx context.Context, args []string) error {
 		return errUsage
 	}
 	switch args[0] {
-	case "get", "set", "delete", "inference":
+	case "get", "set", "delete", "inference", "infer":
 		return m.profileCmd(ctx, args[0], args[1:])
 	case "help", "-h", "--help":
 		fmt.Fprint(m.Stdout, profileUsage)
@@ -94,6 +96,17 @@ func (m *Main) profileCmd(ctx context.Context, cmd string, args []string) error 
 			return err
 		}
 		fmt.Fprintf(m.Stderr, "profile inference from searches is %s for tenant %q\n", rest[0], scope.TenantID)
+		return nil
+	}
+	if cmd == "infer" {
+		if _, ok := st.(lore.QueryLogStore); !ok {
+			return lore.Errorf(lore.EUNAVAILABLE, "this graph store keeps no query logs")
+		}
+		id, err := (&ingest.Service{Store: st}).EnqueueProfileBatch(ctx, scope)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(m.Stdout, id)
 		return nil
 	}
 	ps, ok := st.(lore.ProfileStore)

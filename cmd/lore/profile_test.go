@@ -45,4 +45,12 @@ func TestProfileCommands(t *testing.T) {
 	if _, err := run(t, env, "", "profile", "inference", "off"); err != nil {
 		t.Fatalf("profile inference off: %v", err)
 	}
+	// infer queues a profile_batch job for the user, by id.
+	out, err = run(t, env, "", "profile", "infer", "--user", "alice")
+	if err != nil || len(strings.TrimSpace(out)) != 36 {
+		t.Fatalf("profile infer: %q, %v; want a job id", out, err)
+	}
+	if _, err := run(t, env, "", "profile", "infer"); lore.ErrorCode(err) != lore.EINVALID {
+		t.Errorf("profile infer without --user: %v, want invalid", err)
+	}
 }
