@@ -21,7 +21,7 @@ import (
 // oracle file is read from beside it, or LORE_UNIQUE_LME), and under CI=true
 // fails without it:
 //
-//	LORE_FQ_DATA=../shared/bench/locomo/locomo_dev5.json go test -run TestUniqueAnswerOnBenchmarks -v ./bench
+//	LORE_FQ_DATA=$PWD/../shared/bench/locomo/locomo_dev5.json go test -run TestUniqueAnswerOnBenchmarks -v ./bench
 func TestUniqueAnswerOnBenchmarks(t *testing.T) {
 	locomo := os.Getenv("LORE_FQ_DATA")
 	if locomo == "" {

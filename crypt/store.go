@@ -129,22 +129,7 @@ func (s *Store) FindEpisodes(ctx context.Context, f lore.EpisodeFilter) ([]*lore
 
 // UpdateEpisode seals the new content and metadata.
 func (s *Store) UpdateEpisode(ctx context.Context, scope lore.Scope, id string, upd lore.EpisodeUpdate) (*lore.Episode, error) {
-	if upd.Content != nil {
-		v, err := s.Keys.Seal(ctx, scope.TenantID, *upd.Content)
-		if err != nil {
-			return nil, err
-		}
-		upd.Content = &v
-	}
-	if upd.Metadata != nil {
-		m, err := s.sealMeta(ctx, scope.TenantID, upd.Metadata)
-		if err != nil {
-			return nil, err
-		}
-		upd.Metadata = m
-	}
-	var err error
-	if upd.Reason, err = s.Keys.Seal(ctx, scope.TenantID, upd.Reason); err != nil {
+	if err := s.sealUpdate(ctx, scope.TenantID, &upd.Content, &upd.Metadata, &upd.Reason); err != nil {
 		return nil, err
 	}
 	ep, err := s.Store.UpdateEpisode(ctx, scope, id, upd)
@@ -152,6 +137,32 @@ func (s *Store) UpdateEpisode(ctx context.Context, scope lore.Scope, id string, 
 		return nil, err
 	}
 	return ep, s.openEpisode(ctx, ep)
+}
+
+// sealUpdate seals an update's new text, metadata and reason in place of
+// the update's own fields (fresh values: what the caller's pointers point
+// to is left as it was).
+func (s *Store) sealUpdate(ctx context.Context, tenant string, text **string, meta *map[string]any, reason *string) error {
+	if *text != nil {
+		v, err := s.Keys.Seal(ctx, tenant, **text)
+		if err != nil {
+			return err
+		}
+		*text = &v
+	}
+	if *meta != nil {
+		m, err := s.sealMeta(ctx, tenant, *meta)
+		if err != nil {
+			return err
+		}
+		*meta = m
+	}
+	v, err := s.Keys.Seal(ctx, tenant, *reason)
+	if err != nil {
+		return err
+	}
+	*reason = v
+	return nil
 }
 
 // MergeFact seals the fact's text and metadata for the store; f itself is
@@ -189,22 +200,7 @@ func (s *Store) FindFacts(ctx context.Context, f lore.FactFilter) ([]*lore.Fact,
 // UpdateFact seals the new text, metadata and reason (an invalidation's
 // reason quotes the fact that contradicted it).
 func (s *Store) UpdateFact(ctx context.Context, scope lore.Scope, id string, upd lore.FactUpdate) (*lore.Fact, error) {
-	if upd.Text != nil {
-		v, err := s.Keys.Seal(ctx, scope.TenantID, *upd.Text)
-		if err != nil {
-			return nil, err
-		}
-		upd.Text = &v
-	}
-	if upd.Metadata != nil {
-		m, err := s.sealMeta(ctx, scope.TenantID, upd.Metadata)
-		if err != nil {
-			return nil, err
-		}
-		upd.Metadata = m
-	}
-	var err error
-	if upd.Reason, err = s.Keys.Seal(ctx, scope.TenantID, upd.Reason); err != nil {
+	if err := s.sealUpdate(ctx, scope.TenantID, &upd.Text, &upd.Metadata, &upd.Reason); err != nil {
 		return nil, err
 	}
 	f, err := s.Store.UpdateFact(ctx, scope, id, upd)
