@@ -4,11 +4,10 @@ import (
 	"context"
 
 	"github.com/lore-memory/lore"
-	"github.com/lore-memory/lore/retrieve"
 )
 
 // FactScorer drops extracted facts that a learned model scores as not worth
-// keeping. keys holds each episode's index key (retrieve.EpisodeKey without
+// keeping. keys holds each episode's index key (lore.EpisodeKey without
 // facts, the text the episode was indexed under when it was added, so its
 // vector is usually in the embedding cache) by episode id; embed returns one
 // vector per text through the Service's cache. It returns the facts to keep
@@ -27,7 +26,7 @@ func (s *Service) scoreFacts(ctx context.Context, scope lore.Scope, ext *lore.Ex
 	}
 	keys := make(map[string]string, len(eps))
 	for _, ep := range eps {
-		keys[ep.ID] = retrieve.EpisodeKey(ep, prev[ep.ID], nil)
+		keys[ep.ID] = lore.EpisodeKey(ep, prev[ep.ID], nil)
 	}
 	kept, dropped, err := s.FactScorer.Filter(ctx, ext, keys, s.Embedder.Info(), s.embed)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/lore-memory/lore"
-	"github.com/lore-memory/lore/retrieve"
 )
 
 // dropScorer drops every fact whose text holds "drop", after embedding the
@@ -68,7 +67,7 @@ func TestFactScorerDropsBeforeStorage(t *testing.T) {
 	if err != nil || len(eps) != 1 {
 		t.Fatalf("episodes %v, %v", eps, err)
 	}
-	key := retrieve.EpisodeKey(eps[0], nil, nil)
+	key := lore.EpisodeKey(eps[0], nil, nil)
 	if sc.keys[res.EpisodeIDs[0]] != key {
 		t.Fatalf("scorer key %q, want %q", sc.keys[res.EpisodeIDs[0]], key)
 	}

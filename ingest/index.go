@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/lore-memory/lore"
-	"github.com/lore-memory/lore/retrieve"
 )
 
 // metaEmbedder is the MetaStore key under which the embedder a store was
@@ -15,14 +14,14 @@ import (
 const metaEmbedder = "embedder"
 
 // IndexFacts embeds facts (when an embedder is set) and upserts them into
-// the index under retrieve.FactKey. The api package calls it after it
+// the index under lore.FactKey. The api package calls it after it
 // changes a fact.
 func (s *Service) IndexFacts(ctx context.Context, facts []*lore.Fact) error {
 	return s.upsert(ctx, factDocs(facts))
 }
 
 // IndexEpisodes embeds episodes (when an embedder is set) and upserts them
-// into the index under retrieve.EpisodeKey, without their facts. The api
+// into the index under lore.EpisodeKey, without their facts. The api
 // package calls it after it changes an episode.
 func (s *Service) IndexEpisodes(ctx context.Context, eps []*lore.Episode) error {
 	prev, err := s.previousTurns(ctx, eps)
@@ -36,7 +35,7 @@ func (s *Service) IndexEpisodes(ctx context.Context, eps []*lore.Episode) error 
 // for its index key: the episode before it in eps when eps run in time
 // order, otherwise (and for the first of each run) the store's.
 func (s *Service) previousTurns(ctx context.Context, eps []*lore.Episode) (map[string]*lore.Episode, error) {
-	window := retrieve.DefaultConfig().ContextWindow
+	window := s.cfg().ContextWindow
 	prev := make(map[string]*lore.Episode, len(eps))
 	for i, ep := range eps {
 		if i > 0 {
@@ -46,7 +45,7 @@ func (s *Service) previousTurns(ctx context.Context, eps []*lore.Episode) (map[s
 				continue
 			}
 		}
-		before, _, err := retrieve.Around(ctx, s.Store, ep, window, 1)
+		before, _, err := lore.EpisodesAround(ctx, s.Store, ep, window, 1)
 		if err != nil {
 			return nil, fmt.Errorf("ingest: %w", err)
 		}
@@ -61,7 +60,7 @@ func (s *Service) previousTurns(ctx context.Context, eps []*lore.Episode) (map[s
 func factDocs(facts []*lore.Fact) []lore.IndexDoc {
 	docs := make([]lore.IndexDoc, len(facts))
 	for i, f := range facts {
-		docs[i] = lore.IndexDoc{ID: f.ID, Kind: lore.KindFact, Scope: f.Scope, Text: retrieve.FactKey(f), Time: f.LastSeen}
+		docs[i] = lore.IndexDoc{ID: f.ID, Kind: lore.KindFact, Scope: f.Scope, Text: lore.FactKey(f), Time: f.LastSeen}
 	}
 	return docs
 }
@@ -77,7 +76,7 @@ func episodeDocs(eps []*lore.Episode, prev map[string]*lore.Episode, facts map[s
 			docs = append(docs, passageDocs(ep, ps, prev[ep.ID])...)
 			continue
 		}
-		docs = append(docs, lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: ep.Scope, Text: retrieve.EpisodeKey(ep, prev[ep.ID], facts[ep.ID]), Time: ep.OccurredAt})
+		docs = append(docs, lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: ep.Scope, Text: lore.EpisodeKey(ep, prev[ep.ID], facts[ep.ID]), Time: ep.OccurredAt})
 	}
 	return docs
 }
@@ -94,9 +93,9 @@ func passageDocs(ep *lore.Episode, ps []lore.Passage, prev *lore.Episode) []lore
 	for i, p := range ps {
 		part := *ep
 		part.Content = p.Text
-		text := retrieve.EpisodeKey(&part, nil, nil)
+		text := lore.EpisodeKey(&part, nil, nil)
 		if i == 0 {
-			text = retrieve.EpisodeKey(&part, prev, nil)
+			text = lore.EpisodeKey(&part, prev, nil)
 		}
 		docs[i] = lore.IndexDoc{ID: lore.PassageID(ep.ID, i), Kind: lore.KindEpisode, Scope: ep.Scope, Text: text, Time: ep.OccurredAt}
 	}

@@ -102,6 +102,12 @@ type Config struct {
 	// QueryLogBatch is how many pending logged queries of a user start a
 	// batch profile inference job; 0 means DefaultQueryLogBatch.
 	QueryLogBatch int
+	// ContextWindow is how far back the turn before an episode is looked
+	// for when its index key is built (lore.EpisodeKey). It must be the
+	// window retrieval walks neighbours with (retrieve.Config's
+	// ContextWindow), so the serving command sets both from one value;
+	// 0 means lore.DefaultContextWindow.
+	ContextWindow time.Duration
 }
 
 // DefaultConfig returns the defaults: four workers, two jobs per tenant at a
@@ -127,6 +133,7 @@ func DefaultConfig() Config {
 		MaxCandidateFacts:    50,
 		MaxNGram:             4,
 		SkipNearestWhenNamed: true,
+		ContextWindow:        lore.DefaultContextWindow,
 	}
 }
 
@@ -165,6 +172,7 @@ func (c Config) withDefaults() Config {
 	setInt(&c.MaxCandidateEntities, d.MaxCandidateEntities)
 	setInt(&c.MaxCandidateFacts, d.MaxCandidateFacts)
 	setInt(&c.MaxNGram, d.MaxNGram)
+	setDur(&c.ContextWindow, d.ContextWindow)
 	if c.EntitySimilarity < 0 || c.EntitySimilarity > 1 {
 		c.EntitySimilarity = 0
 	}

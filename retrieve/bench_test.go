@@ -71,7 +71,7 @@ func BenchmarkSearch(b *testing.B) {
 	}
 	var docs []lore.IndexDoc
 	for _, ep := range eps {
-		docs = append(docs, lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: sc, Text: retrieve.EpisodeKey(ep, nil, nil), Time: ep.OccurredAt})
+		docs = append(docs, lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: sc, Text: lore.EpisodeKey(ep, nil, nil), Time: ep.OccurredAt})
 	}
 	for i := range nFacts {
 		s, o := ents[edges[i].s], ents[edges[i].o]
@@ -82,7 +82,7 @@ func BenchmarkSearch(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		docs = append(docs, lore.IndexDoc{ID: f.ID, Kind: lore.KindFact, Scope: sc, Text: retrieve.FactKey(f), Time: f.LastSeen})
+		docs = append(docs, lore.IndexDoc{ID: f.ID, Kind: lore.KindFact, Scope: sc, Text: lore.FactKey(f), Time: f.LastSeen})
 	}
 	for start := 0; start < len(docs); start += 500 {
 		batch := docs[start:min(start+500, len(docs))]

@@ -1,6 +1,10 @@
 package retrieve
 
-import "time"
+import (
+	"time"
+
+	"github.com/lore-memory/lore"
+)
 
 // Fusion modes for Config.Fusion.
 const (
@@ -222,7 +226,7 @@ func DefaultConfig() Config {
 		AnswerBoost:         0.5,
 		EndedShare:          1.0,
 		SpreadTop:           5,
-		ContextWindow:       time.Hour,
+		ContextWindow:       lore.DefaultContextWindow,
 		MaxFactSources:      3,
 		ContextChars:        6000,
 		Profile:             ProfileConfig{Alpha: 0.85, RerankWeight: 0.3, RerankMin: 10},

@@ -2,9 +2,7 @@ package retrieve
 
 import (
 	"context"
-	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -14,11 +12,6 @@ import (
 // SignalContext names the bonus a turn receives from a strong neighbouring
 // turn, in Result.ScoreDetails.
 const SignalContext = "context"
-
-// neighbourScan bounds the episodes read around one seed episode; when a
-// burst of more episodes than this shares the window the seed's neighbours
-// are not looked for.
-const neighbourScan = 64
 
 // neighbourhoodOf is a seed episode's turns before and after it in its
 // conversation, nearest first.
@@ -102,59 +95,19 @@ func contextBonus(found []neighbourhoodOf, scores map[string]float64, prevWeight
 }
 
 // adjacent returns up to span episodes just before and just after ep, as
-// Around finds them. The turn right next to ep counts only when it is the
-// other side of the dialogue (see replies), and the turns beyond it only
+// lore.EpisodesAround finds them. The turn right next to ep counts only when it is the
+// other side of the dialogue (see lore.Replies), and the turns beyond it only
 // through it.
 func (p *Pipeline) adjacent(ctx context.Context, ep *lore.Episode, window time.Duration, span int) (before, after []*lore.Episode, err error) {
-	before, after, err = Around(ctx, p.Graph, ep, window, span)
+	before, after, err = lore.EpisodesAround(ctx, p.Graph, ep, window, span)
 	if err != nil {
 		return nil, nil, err
 	}
-	if len(before) > 0 && !replies(before[0], ep) {
+	if len(before) > 0 && !lore.Replies(before[0], ep) {
 		before = nil
 	}
-	if len(after) > 0 && !replies(after[0], ep) {
+	if len(after) > 0 && !lore.Replies(after[0], ep) {
 		after = nil
 	}
 	return before, after, nil
-}
-
-// EpisodeFinder is what neighbour lookups need of a store.
-type EpisodeFinder interface {
-	FindEpisodes(ctx context.Context, filter lore.EpisodeFilter) ([]*lore.Episode, error)
-}
-
-// Around returns up to span episodes just before and just after ep in its
-// own scope, nearest first, in the store's order (occurrence time, then
-// storage time), looking no further than window either side: farther turns
-// belong to another conversation. When more than a few dozen episodes share
-// the window, ep's neighbours are not looked for.
-func Around(ctx context.Context, st EpisodeFinder, ep *lore.Episode, window time.Duration, span int) (before, after []*lore.Episode, err error) {
-	if window <= 0 || ep.OccurredAt.IsZero() {
-		return nil, nil, nil
-	}
-	since, until := ep.OccurredAt.Add(-window), ep.OccurredAt.Add(window)
-	eps, err := st.FindEpisodes(ctx, lore.EpisodeFilter{Scope: ep.Scope, Since: &since, Until: &until, Limit: neighbourScan})
-	if err != nil {
-		return nil, nil, fmt.Errorf("retrieve: neighbouring turns: %w", err)
-	}
-	i := slices.IndexFunc(eps, func(e *lore.Episode) bool { return e.ID == ep.ID })
-	if i < 0 {
-		return nil, nil, nil
-	}
-	for j := i - 1; j >= 0 && i-j <= span && eps[j].Scope == ep.Scope; j-- {
-		before = append(before, eps[j])
-	}
-	for j := i + 1; j < len(eps) && j-i <= span && eps[j].Scope == ep.Scope; j++ {
-		after = append(after, eps[j])
-	}
-	return before, after, nil
-}
-
-// replies reports whether two adjacent turns are two sides of a dialogue:
-// same scope, different speaker or role. Two turns of one speaker in a row
-// (as when only the user's side is stored) are separate statements, not a
-// question and its answer.
-func replies(a, b *lore.Episode) bool {
-	return a.Scope == b.Scope && (a.Role != b.Role || !strings.EqualFold(a.Speaker, b.Speaker))
 }

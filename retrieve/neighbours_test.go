@@ -64,28 +64,3 @@ func TestFactSources(t *testing.T) {
 		})
 	}
 }
-
-func TestReplies(t *testing.T) {
-	sc := lore.Scope{TenantID: "t", UserID: "u"}
-	ep := func(sc lore.Scope, role, speaker string) *lore.Episode {
-		return &lore.Episode{Scope: sc, Role: role, Speaker: speaker}
-	}
-	tests := []struct {
-		name string
-		a, b *lore.Episode
-		want bool
-	}{
-		{"user then assistant", ep(sc, "user", ""), ep(sc, "assistant", ""), true},
-		{"two named speakers", ep(sc, "user", "Ann"), ep(sc, "user", "Bea"), true},
-		{"same speaker twice", ep(sc, "user", "Ann"), ep(sc, "user", "ann"), false},
-		{"user twice, no names", ep(sc, "user", ""), ep(sc, "user", ""), false},
-		{"another run", ep(sc, "user", "Ann"), ep(lore.Scope{TenantID: "t", UserID: "u", RunID: "r2"}, "user", "Bea"), false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := replies(tt.a, tt.b); got != tt.want {
-				t.Errorf("replies = %v, want %v", got, tt.want)
-			}
-		})
-	}
-}

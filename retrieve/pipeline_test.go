@@ -105,7 +105,7 @@ func (w *world) episode(sc lore.Scope, day int, speaker, content string, meta ma
 	if err := w.store.AddEpisodes(w.ctx, []*lore.Episode{ep}); err != nil {
 		w.t.Fatalf("AddEpisodes: %v", err)
 	}
-	w.index(lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: sc, Text: retrieve.EpisodeKey(ep, nil, nil), Time: ep.OccurredAt})
+	w.index(lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: sc, Text: lore.EpisodeKey(ep, nil, nil), Time: ep.OccurredAt})
 	return ep
 }
 
@@ -126,7 +126,7 @@ func (w *world) fact(sc lore.Scope, day int, subj *lore.Entity, pred string, obj
 	if err != nil {
 		w.t.Fatalf("MergeFact %q: %v", text, err)
 	}
-	w.index(lore.IndexDoc{ID: got.ID, Kind: lore.KindFact, Scope: sc, Text: retrieve.FactKey(got), Time: got.LastSeen})
+	w.index(lore.IndexDoc{ID: got.ID, Kind: lore.KindFact, Scope: sc, Text: lore.FactKey(got), Time: got.LastSeen})
 	return got
 }
 
@@ -481,7 +481,7 @@ func TestSearchContextFindsTheAnswerTurn(t *testing.T) {
 		if err := w.store.AddEpisodes(w.ctx, []*lore.Episode{ep}); err != nil {
 			t.Fatalf("AddEpisodes: %v", err)
 		}
-		w.index(lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: sc, Text: retrieve.EpisodeKey(ep, nil, nil), Time: ep.OccurredAt})
+		w.index(lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: sc, Text: lore.EpisodeKey(ep, nil, nil), Time: ep.OccurredAt})
 		return ep
 	}
 	turn(0, "Ann", "The weather has been lovely all week.")

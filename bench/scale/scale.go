@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/lore-memory/lore"
-	"github.com/lore-memory/lore/retrieve"
 )
 
 // Spec says what to generate: Users users of FactsPerUser facts each.
@@ -293,8 +292,8 @@ type Vector func(text string) []float32
 
 // Loader writes generated users into a store and an index the way
 // ingestion leaves them: entities and facts merged one by one, episodes
-// in batches, and every fact and episode indexed under retrieve.FactKey and
-// retrieve.EpisodeKey with its vector.
+// in batches, and every fact and episode indexed under lore.FactKey and
+// lore.EpisodeKey with its vector.
 type Loader struct {
 	Store   lore.Store
 	Index   lore.Index
@@ -381,10 +380,10 @@ func (l *Loader) LoadFacts(ctx context.Context, p *Prepared, from, to int) (int,
 	}
 	docs := make([]lore.IndexDoc, 0, len(facts)+len(order))
 	for _, f := range facts {
-		docs = append(docs, lore.IndexDoc{ID: f.ID, Kind: lore.KindFact, Scope: p.Scope, Text: retrieve.FactKey(f), Time: f.LastSeen})
+		docs = append(docs, lore.IndexDoc{ID: f.ID, Kind: lore.KindFact, Scope: p.Scope, Text: lore.FactKey(f), Time: f.LastSeen})
 	}
 	for _, ep := range order {
-		docs = append(docs, lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: p.Scope, Text: retrieve.EpisodeKey(ep, nil, byEpisode[ep.ID]), Time: ep.OccurredAt})
+		docs = append(docs, lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: p.Scope, Text: lore.EpisodeKey(ep, nil, byEpisode[ep.ID]), Time: ep.OccurredAt})
 	}
 	if err := l.upsert(ctx, docs); err != nil {
 		return 0, err

@@ -123,7 +123,7 @@ func (m *Main) bench(ctx context.Context, args []string) error {
 		return err
 	}
 	pipe := b.pipeline()
-	if err := applyRetrievalFile(pipe, *tuning); err != nil {
+	if err := applyRetrieval(pipe, svc, *tuning); err != nil {
 		return err
 	}
 	runner := bench.Runner{Ingest: svc, Pipeline: pipe, Limit: *limit, Progress: m.Stderr, Reuse: *reuse}

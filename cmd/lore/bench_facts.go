@@ -46,7 +46,7 @@ func (m *Main) benchFacts(ctx context.Context, args []string) error {
 		return err
 	}
 	pipe := b.pipeline()
-	if err := applyRetrievalFile(pipe, *tuning); err != nil {
+	if err := applyRetrieval(pipe, svc, *tuning); err != nil {
 		return err
 	}
 	runner := bench.FactsRunner{Ingest: svc, Pipeline: pipe, Progress: m.Stderr, Reuse: *reuse}

@@ -60,7 +60,7 @@ func (m *Main) benchFeedback(ctx context.Context, args []string) error {
 		return err
 	}
 	pipe := b.pipeline()
-	if err := applyRetrievalFile(pipe, *tuning); err != nil {
+	if err := applyRetrieval(pipe, svc, *tuning); err != nil {
 		return err
 	}
 	if pipe.Feedback == nil {

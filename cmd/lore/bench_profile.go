@@ -53,7 +53,7 @@ func (m *Main) benchProfile(ctx context.Context, args []string) error {
 		return err
 	}
 	pipe := b.pipeline()
-	if err := applyRetrievalFile(pipe, *tuning); err != nil {
+	if err := applyRetrieval(pipe, svc, *tuning); err != nil {
 		return err
 	}
 	runner := bench.ProfileRunner{Ingest: svc, Pipeline: pipe, Personal: personal, LatencyPasses: *passes, Progress: m.Stderr}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/embed/minilm"
+	"github.com/lore-memory/lore/ingest"
 	"github.com/lore-memory/lore/retrieve"
 )
 
@@ -51,6 +52,17 @@ func applyRetrievalFile(pipe *retrieve.Pipeline, path string) error {
 	if err := pipe.Config.Validate(); err != nil {
 		return lore.Errorf(lore.EINVALID, "--retrieval %s: %s", path, lore.ErrorMessage(err))
 	}
+	return nil
+}
+
+// applyRetrieval is applyRetrievalFile for a command that also ingests:
+// the episode keys svc writes hold the turn before within the window the
+// pipeline walks, so both take it from the same settings.
+func applyRetrieval(pipe *retrieve.Pipeline, svc *ingest.Service, path string) error {
+	if err := applyRetrievalFile(pipe, path); err != nil {
+		return err
+	}
+	svc.Config.ContextWindow = pipe.Config.ContextWindow
 	return nil
 }
 

@@ -146,6 +146,8 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	if err := configurePipeline(search, *retrieval, *intent, cfg.backendConfig); err != nil {
 		return err
 	}
+	// Episode keys hold the turn before within the window retrieval walks.
+	svc.Config.ContextWindow = search.Config.ContextWindow
 	if err := wireProfile(svc, search, b.Store, cfg.backendConfig); err != nil { // profile_flags.go
 		return err
 	}

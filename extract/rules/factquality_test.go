@@ -12,7 +12,6 @@ import (
 	"github.com/lore-memory/lore/bench"
 	"github.com/lore-memory/lore/embed/minilm"
 	"github.com/lore-memory/lore/extract/rules"
-	"github.com/lore-memory/lore/retrieve"
 )
 
 // TestFactQualityQuick scores the rules extractor alone against LoCoMo's
@@ -95,7 +94,7 @@ func TestFactQualityQuick(t *testing.T) {
 				if i > 0 {
 					prev = eps[i-1]
 				}
-				keys[ep.ID] = retrieve.EpisodeKey(ep, prev, nil)
+				keys[ep.ID] = lore.EpisodeKey(ep, prev, nil)
 				msgKey[sp.ID+"|"+ep.ID] = keys[ep.ID]
 			}
 			st := time.Now()

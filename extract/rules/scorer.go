@@ -16,7 +16,7 @@ import (
 // The rules extractor states every informative sentence; many of those
 // statements are true but not what a reader would keep. Scorer is a
 // logistic regression over the embedding of a statement's text and of its
-// message's index key (retrieve.EpisodeKey without facts: speaker, content,
+// message's index key (lore.EpisodeKey without facts: speaker, content,
 // the end of the turn it answers), trained on labelled facts of the rules
 // extractor (data/factscorer.json says how). It only ever drops facts of
 // predicate "statement" that end nothing: relations, changes and endings
