@@ -123,6 +123,23 @@ func TestExtractIssueExamples(t *testing.T) {
 			want: []triple{{s: "user", p: "uses_editor", o: "Emacs", ended: true}, {s: "user", p: "uses_editor", o: "Helix"}},
 		},
 		{name: "advice alone", text: "Don't give up on your dreams, keep pushing!", none: true},
+		{
+			name: "X is at Org now", text: "My sister Dana is at Google now.",
+			want: []triple{{s: "user", p: "has_sister", o: "Dana"}, {s: "Dana", p: "works_at", o: "Google"}},
+		},
+		{name: "X is now at Org", text: "Dana's now at Stripe, she loves it.", want: []triple{{s: "Dana", p: "works_at", o: "Stripe"}}},
+		{name: "I'm at Org now", text: "I'm at Stripe now.", want: []triple{{s: "user", p: "works_at", o: "Stripe"}}},
+		{name: "at a place is an errand", text: "Dana is at Costco.", never: []triple{{s: "Dana", p: "works_at", o: "Costco"}}},
+		{name: "catching up", speaker: "Nate", other: "Jo", text: "Hey Jo! Been ages since we last talked.", none: true},
+		{name: "a picture", speaker: "Nate", other: "Jo", text: "Here's a pic of the cake I baked for my mom's birthday!", none: true},
+		{name: "liking the listener's things", speaker: "Jo", other: "Nate", text: "So cute! I love your turtles so much!", none: true},
+		{name: "liking what was shown", speaker: "Jo", other: "Nate", text: "Wow, that looks amazing! I love how it turned out.", none: true},
+		{name: "a taste of one's own", speaker: "Jo", other: "Nate", text: "Wow, that looks amazing! I love hiking in the rain.", want: []triple{{s: "Jo", p: "likes", o: "hiking in the rain"}}},
+		{
+			name: "since we last spoke, news", speaker: "Nate", other: "Jo",
+			text: "Since we last spoke, I adopted a puppy named Biscuit.",
+			want: []triple{{s: "Nate", p: "has_puppy", o: "Biscuit"}},
+		},
 		{name: "is officially my role", text: "Kofi is officially my husband!", want: []triple{{s: "user", p: "has_husband", o: "Kofi"}}},
 		{
 			name: "my role is name", text: "My landlord is Mr. Ito, he's very strict.",

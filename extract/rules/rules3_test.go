@@ -273,3 +273,19 @@ func TestAheadWeekdays(t *testing.T) {
 		}
 	}
 }
+
+func TestDropSmallTalk(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"Since we last spoke, I started teaching people how to bake.", "I started teaching people how to bake."},
+		{"I got a new job since we last talked!", "I got a new job!"},
+		{"It's been ages since we last talked.", ""},
+		{"Here's a pic of a cake I made recently!", ""},
+		{"Guess what, I adopted a puppy.", "I adopted a puppy."},
+		{"I went to Rome last week.", "I went to Rome last week."},
+		{"It's been a while since I went skiing.", "It's been a while since I went skiing."},
+	} {
+		if got := dropSmallTalk(c.in); got != c.want {
+			t.Errorf("dropSmallTalk(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
