@@ -132,6 +132,7 @@ func TestExtractIssueExamples(t *testing.T) {
 		{name: "at a place is an errand", text: "Dana is at Costco.", never: []triple{{s: "Dana", p: "works_at", o: "Costco"}}},
 		{name: "catching up", speaker: "Nate", other: "Jo", text: "Hey Jo! Been ages since we last talked.", none: true},
 		{name: "a picture", speaker: "Nate", other: "Jo", text: "Here's a pic of the cake I baked for my mom's birthday!", none: true},
+		{name: "a gerund subject", speaker: "Tim", other: "John", text: "Learning German has been tough but worth it.", none: true},
 		{name: "liking the listener's things", speaker: "Jo", other: "Nate", text: "So cute! I love your turtles so much!", none: true},
 		{name: "liking what was shown", speaker: "Jo", other: "Nate", text: "Wow, that looks amazing! I love how it turned out.", none: true},
 		{name: "a taste of one's own", speaker: "Jo", other: "Nate", text: "Wow, that looks amazing! I love hiking in the rain.", want: []triple{{s: "Jo", p: "likes", o: "hiking in the rain"}}},

@@ -382,6 +382,11 @@ func leftOutSubject(s string) bool {
 	if !subjectless[first] {
 		return false
 	}
+	// "Learning German has been tough": a gerund that is the subject of
+	// its own verb, not "(I am) learning German".
+	if strings.HasSuffix(first, "ing") && gerundSubjectRe.MatchString(s) {
+		return false
+	}
 	for i, l := range locs {
 		w := s[l[0]:l[1]]
 		lw := strings.ToLower(w)
@@ -399,6 +404,10 @@ func leftOutSubject(s string) bool {
 	}
 	return false
 }
+
+// gerundSubjectRe is a sentence whose opening -ing phrase is followed, in
+// its first clause, by the verb it is the subject of.
+var gerundSubjectRe = regexp.MustCompile(`(?i)^\p{L}+ing\b[^,;:.!?–—]*?\s(?:is|was|has|had|can|could|will|would|makes|made|keeps|kept|helps|helped|gives|gave|takes|took|feels|felt|seems|seemed|must|might|should)\b`)
 
 // notSubjectless are words that, after an opening adverb, start the
 // sentence's own subject.
