@@ -190,15 +190,21 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 			Text: factText("%s works at %s", s, org), ValidAt: timePtr(ref), Confidence: 0.75,
 		})
 	}
+	// "Dana left last week, she's at Google now": the text is what was
+	// said, since what changed ("left") is part of the news.
 	atNow := func(s, sType, org string) {
 		org = orgName(org)
 		if t := c.typeOf(org); t == "place" || t == "person" || isTemporalWord(strings.ToLower(org)) {
 			return
 		}
 		org = c.entity(c.fullName(org), "organization")
+		text := c.said
+		if !strings.Contains(text, org) {
+			text = factText("%s works at %s", s, org)
+		}
 		out = append(out, lore.ExtractedFact{
 			Subject: s, SubjectType: sType, Predicate: "works_at", Object: org, ObjectIsEntity: true, ObjectType: "organization",
-			Text: factText("%s works at %s", s, org), ValidAt: timePtr(ref), Confidence: 0.7,
+			Text: text, ValidAt: timePtr(ref), Confidence: 0.7,
 		})
 	}
 	if own {

@@ -150,6 +150,10 @@ type collector struct {
 	// Civic" or "switched from mechanical" ends.
 	candFacts []*lore.Fact
 	zh        *zhState // the Chinese rules' memory (zh.go)
+	// said is the sentence being read, made standalone, for the facts
+	// whose text is what was said ("Dana left last week, she's at Google
+	// now").
+	said string
 }
 
 // namedSubject returns the person or pet a sentence opens with, when the
@@ -382,6 +386,7 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 		// triple when it has no other); named people's are facts of their
 		// own.
 		var jobs []lore.ExtractedFact
+		c.said = standalone(s, v, ref)
 		for _, f := range c.jobFacts(subject, speakerType, expanded, ref, about) {
 			if f.Subject == subject && f.InvalidAt == nil {
 				jobs = append(jobs, f)

@@ -289,3 +289,19 @@ func TestDropSmallTalk(t *testing.T) {
 		}
 	}
 }
+
+// "Dana left last week, she's at Google now": the employer fact says what
+// changed, in the words of the sentence.
+func TestAtNowKeepsWhatChanged(t *testing.T) {
+	at := time.Date(2024, 5, 2, 12, 0, 0, 0, time.UTC)
+	ex := extractMsgs(t, "my coworker Dana talked me into it || Dana left last week, she's at Google now. gutted", at, nil)
+	var text string
+	for _, f := range ex.Facts {
+		if f.Subject == "Dana" && f.Predicate == "works_at" && f.Object == "Google" && f.InvalidAt == nil {
+			text = f.Text
+		}
+	}
+	if !strings.Contains(text, "Dana left") || !strings.Contains(text, "Google") {
+		t.Fatalf("(Dana works_at Google) text %q, want the sentence that says she left", text)
+	}
+}
