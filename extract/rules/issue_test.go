@@ -188,6 +188,8 @@ func TestExtractStandaloneTexts(t *testing.T) {
 			"Melanie and others went camping with the kids on the weekend of 14 January 2023."},
 		{"an opening adverb keeps the sentence's own subject", "", "", "Also my wife Ana just started a pottery class.",
 			"user's wife Ana just started a pottery class."},
+		{"a date with 's", "Jon", "Gina", "Tomorrow's gonna be an awesome night and I'm not gonna forget a second of it!",
+			"21 January 2023 is gonna be an awesome night and Jon is not gonna forget a second of it."},
 		{"you is the other speaker", "Gina", "Jon", "I got the shoes you told me about at the Nike store.", "Gina got the shoes Jon told them about at the Nike store."},
 	}
 	for _, tt := range tests {

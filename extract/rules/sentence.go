@@ -465,6 +465,17 @@ func resolveDates(s string, ref time.Time) string {
 			continue
 		}
 		start := sp.Offset
+		end := sp.Offset + len(sp.Text)
+		// "Tomorrow's gonna be great" → "20 June 2023 is gonna be great".
+		if rest := s[end:]; strings.HasPrefix(rest, "'s ") || strings.HasPrefix(rest, "’s ") {
+			with = strings.TrimPrefix(strings.TrimPrefix(with, "on "), "in ")
+			n := len("'s")
+			if strings.HasPrefix(rest, "’s") {
+				n = len("’s")
+			}
+			s = s[:start] + with + " is" + s[end+n:]
+			continue
+		}
 		// "for next month" → "for March 2024", not "for in March 2024".
 		before := strings.ToLower(s[:start])
 		for _, p := range []string{"for ", "by ", "until ", "till ", "from ", "since ", "during ", "in ", "on ", "at ", "of "} {
