@@ -190,6 +190,10 @@ func TestExtractStandaloneTexts(t *testing.T) {
 			"user's wife Ana just started a pottery class."},
 		{"a date with 's", "Jon", "Gina", "Tomorrow's gonna be an awesome night and I'm not gonna forget a second of it!",
 			"21 January 2023 is gonna be an awesome night and Jon is not gonna forget a second of it."},
+		{"a plural subject with I", "John", "Tim", "The atmosphere was electric, and my teammates and I were thrilled.",
+			"The atmosphere was electric, and John's teammates and John were thrilled."},
+		{"you after a conjunction", "Joanna", "Nate", "I took a road trip for research for my next movie while you were winning.",
+			"Joanna took a road trip for research for their next movie while Nate was winning."},
 		{"you is the other speaker", "Gina", "Jon", "I got the shoes you told me about at the Nike store.", "Gina got the shoes Jon told them about at the Nike store."},
 	}
 	for _, tt := range tests {

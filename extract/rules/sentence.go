@@ -277,7 +277,8 @@ func standalone(s string, v voice, ref time.Time) string {
 		// "Sam and I work": a plural subject; "I live in Paris and I
 		// work": a place ends the first clause.
 		afterPrep := i > 2 && clausePreps[strings.ToLower(s[locs[i-3][0]:locs[i-3][1]])]
-		plural := (prev == "and" || prev == "or") && startsUpper(prev2) && prev2 != "I" && !afterPrep || next == "and"
+		// "my teammates and I were": a plural verb says so too.
+		plural := (prev == "and" || prev == "or") && (startsUpper(prev2) && prev2 != "I" && !afterPrep || next == "were" || next == "are") || next == "and"
 		out := w
 		conj := false
 		switch {
@@ -334,7 +335,7 @@ func standalone(s string, v voice, ref time.Time) string {
 			out = possessive(v.name)
 		case v.other != "" && (lw == "you" || lw == "yourself"):
 			out = v.other
-			conj = lw == "you" && (i == 0 || prev == "and" || prev == "but" || prev == "so" || prev == "because" || prev == "if")
+			conj = lw == "you" && (i == 0 || clauseOpeners[prev])
 		case v.other != "" && (lw == "your" || lw == "yours"):
 			out = possessive(v.other)
 		case v.other != "" && lw == "you're":
@@ -355,6 +356,10 @@ func standalone(s string, v voice, ref time.Time) string {
 	b.WriteString(s[last:])
 	return tidy(b.String(), v)
 }
+
+// clauseOpeners start a clause whose subject comes next ("while you were
+// winning", "when you try").
+var clauseOpeners = listSet(strings.Fields(`and but so because if while when whenever since as after before until though although`))
 
 func possessive(name string) string {
 	if strings.HasSuffix(name, "s") {
