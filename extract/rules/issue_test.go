@@ -194,6 +194,8 @@ func TestExtractStandaloneTexts(t *testing.T) {
 			"The atmosphere was electric, and John's teammates and John were thrilled."},
 		{"you after a conjunction", "Joanna", "Nate", "I took a road trip for research for my next movie while you were winning.",
 			"Joanna took a road trip for research for their next movie while Nate was winning."},
+		{"an emoji ends a sentence", "Gina", "Jon", "So happy for you! Inspiring 💪 I emailed some wholesalers and one replied and said yes.",
+			"Gina emailed some wholesalers and one replied and said yes."},
 		{"you is the other speaker", "Gina", "Jon", "I got the shoes you told me about at the Nike store.", "Gina got the shoes Jon told them about at the Nike store."},
 	}
 	for _, tt := range tests {
