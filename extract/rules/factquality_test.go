@@ -2,6 +2,7 @@ package rules_test
 
 import (
 	"context"
+	"encoding/gob"
 	"encoding/json"
 	"os"
 	"strings"
@@ -27,7 +28,9 @@ import (
 // LORE_FQ_GOLD=file.jsonl writes the gold facts' vectors instead of
 // scoring (both for scripts/factscorer/train.py; keep them out of the
 // repository). LORE_FQ_SCORER=1 applies the learned fact scorer
-// (scorer.go) as ingestion does. Run with -timeout 0 on a loaded host.
+// (scorer.go) as ingestion does. LORE_FQ_CACHE=file.gob keeps the MiniLM
+// vectors between runs (only changed texts are embedded again). Run with
+// -timeout 0 on a loaded host.
 func TestFactQualityQuick(t *testing.T) {
 	path, half, model := os.Getenv("LORE_FQ_DATA"), os.Getenv("LORE_FQ_SPLIT"), os.Getenv("LORE_FQ_MODEL")
 	if path == "" || model == "" {
@@ -59,9 +62,26 @@ func TestFactQualityQuick(t *testing.T) {
 	var facts []bench.FactRecord
 	x := rules.New()
 	var dur time.Duration
-	emb, err := minilm.New(minilm.Config{ModelDir: model})
+	mini, err := minilm.New(minilm.Config{ModelDir: model})
 	if err != nil {
 		t.Fatal(err)
+	}
+	var emb lore.Embedder = mini
+	// LORE_FQ_CACHE=file.gob keeps the vectors of texts seen before, so a
+	// run after a rule change embeds only the texts it changed.
+	if path := os.Getenv("LORE_FQ_CACHE"); path != "" {
+		c := &cachedEmbedder{Embedder: mini, vecs: map[string][]float32{}}
+		if f, err := os.Open(path); err == nil {
+			_ = gob.NewDecoder(f).Decode(&c.vecs)
+			f.Close()
+		}
+		defer func() {
+			if f, err := os.Create(path); err == nil {
+				_ = gob.NewEncoder(f).Encode(c.vecs)
+				f.Close()
+			}
+		}()
+		emb = c
 	}
 	// LORE_FQ_SCORER=1 applies the learned fact scorer as ingestion does.
 	var scorer *rules.Scorer
@@ -188,4 +208,33 @@ func TestFactQualityQuick(t *testing.T) {
 	if q.Precision < 0.55 {
 		t.Errorf("precision %.3f, want >= 0.55 (0.577 tune, 0.596 validate at rules/3)", q.Precision)
 	}
+}
+
+// cachedEmbedder remembers the vectors of the texts it embedded.
+type cachedEmbedder struct {
+	lore.Embedder
+	vecs map[string][]float32
+}
+
+func (c *cachedEmbedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	var miss []string
+	for _, t := range texts {
+		if _, ok := c.vecs[t]; !ok {
+			miss = append(miss, t)
+		}
+	}
+	if len(miss) > 0 {
+		vs, err := c.Embedder.Embed(ctx, miss)
+		if err != nil {
+			return nil, err
+		}
+		for i, t := range miss {
+			c.vecs[t] = vs[i]
+		}
+	}
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		out[i] = c.vecs[t]
+	}
+	return out, nil
 }

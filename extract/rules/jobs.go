@@ -31,9 +31,18 @@ var (
 	// "Miguel works as an electrician", "Miguel lives in Phoenix and works
 	// as an electrician"
 	theirWorksAsRe = regexp.MustCompile(nameRe + `\s+(?:(?:lives|lived)\s+in\s+[^,;.!?]+?\s+and\s+)?(?:now\s+|still\s+|also\s+)?works\s+as\s+(?i:a|an)\s+([^,;!?()]+)`)
+	// "Dana is at Google now", "Dana's now at Google": an employer when
+	// "now" says it changed (without it, "Dana is at Costco" is an errand).
+	theirAtNowRe = regexp.MustCompile(nameRe + `(?:\s+is|'s|’s)\s+(now\s+|currently\s+)?at\s+` + orgAlt + `(\s+now\b|\s+these\s+days\b)?`)
+	// "I'm at Stripe now", "I'm now at Stripe"
+	myAtNowRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m)\s+(now\s+)?at\s+)` + orgAlt + `(?i:(\s+now\b|\s+these\s+days\b))?`)
 	// "Bettina left Kestrel"
 	theirLeftRe = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+)?(?:left|quit)\s+((?:the\s+)?\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*)*)`)
 )
+
+// orgAlt is an organisation said with capitals ("Google", "St. Luke's
+// Hospital").
+const orgAlt = `((?:the\s+)?\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*)*)`
 
 // newJobAlt is what comes before the title of a new job.
 const newJobAlt = `(?i:(?:start(?:ed|ing|s)?|began|begin(?:ning|s)?|got\s+hired|hired|got\s+(?:a|the)\s+(?:new\s+)?job|took\s+(?:a|the)\s+(?:new\s+)?job|accepted\s+(?:a|an|the)\s+(?:new\s+)?(?:job|position|offer|role)|(?:got\s+|am\s+|is\s+|was\s+|been\s+)?(?:re)?trained|qualified|became|become|becoming)\s+(?:(?:a|my|her|his|their)\s+new\s+(?:job|position|role)\s+|work(?:ing)?\s+|(?:back\s+)?)as\s+(?:a\s+|an\s+)?|(?:became|become|becoming)\s+(?:a|an)\s+|(?:got\s+|was\s+|been\s+|am\s+|is\s+|being\s+)?promoted\s+to\s+(?:a\s+|an\s+)?)`
@@ -180,6 +189,34 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 			Subject: s, SubjectType: "person", Predicate: "works_at", Object: org, ObjectIsEntity: true, ObjectType: "organization",
 			Text: factText("%s works at %s", s, org), ValidAt: timePtr(ref), Confidence: 0.75,
 		})
+	}
+	// "Dana left last week, she's at Google now": the text is what was
+	// said, since what changed ("left") is part of the news.
+	atNow := func(s, sType, org string) {
+		org = orgName(org)
+		if t := c.typeOf(org); t == "place" || t == "person" || isTemporalWord(strings.ToLower(org)) {
+			return
+		}
+		org = c.entity(c.fullName(org), "organization")
+		text := c.said
+		if !strings.Contains(text, org) {
+			text = factText("%s works at %s", s, org)
+		}
+		out = append(out, lore.ExtractedFact{
+			Subject: s, SubjectType: sType, Predicate: "works_at", Object: org, ObjectIsEntity: true, ObjectType: "organization",
+			Text: text, ValidAt: timePtr(ref), Confidence: 0.7,
+		})
+	}
+	if own {
+		if m := myAtNowRe.FindStringSubmatch(clause); m != nil && m[1]+m[3] != "" {
+			atNow(subject, subjectType, m[2])
+		}
+	}
+	for _, m := range theirAtNowRe.FindAllStringSubmatch(clause, -1) {
+		if isStopName(m[1]) || isPronoun(m[1]) || m[2]+m[4] == "" {
+			continue
+		}
+		atNow(c.entity(m[1], "person"), "person", m[3])
 	}
 	for _, m := range theirLeftRe.FindAllStringSubmatch(clause, -1) {
 		if isStopName(m[1]) || isPronoun(m[1]) {

@@ -27,7 +27,7 @@ import (
 )
 
 // Version names this rule set; it is recorded with every fact it produces.
-const Version = "rules/4"
+const Version = "rules/5"
 
 // Extractor implements lore.Extractor with rules. It holds no state and is
 // safe for concurrent use.
@@ -150,6 +150,10 @@ type collector struct {
 	// Civic" or "switched from mechanical" ends.
 	candFacts []*lore.Fact
 	zh        *zhState // the Chinese rules' memory (zh.go)
+	// said is the sentence being read, made standalone, for the facts
+	// whose text is what was said ("Dana left last week, she's at Google
+	// now").
+	said string
 }
 
 // namedSubject returns the person or pet a sentence opens with, when the
@@ -347,6 +351,17 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 		if len(lowerWords(s)) < 2 {
 			continue
 		}
+		// "Since we last talked, I …": conversation management goes;
+		// a relation said in it still counts ("here's a pic of my dog
+		// Max").
+		if t := dropSmallTalk(s); t != s {
+			for _, f := range c.relations(subject, speakerType, expandContractions(s), ref) {
+				add(f)
+			}
+			if s = t; len(lowerWords(s)) < 2 {
+				continue
+			}
+		}
 		if leftOutSubject(s) {
 			s = restoreSubject(s, lowerWords(s))
 		}
@@ -371,6 +386,7 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 		// triple when it has no other); named people's are facts of their
 		// own.
 		var jobs []lore.ExtractedFact
+		c.said = standalone(s, v, ref)
 		for _, f := range c.jobFacts(subject, speakerType, expanded, ref, about) {
 			if f.Subject == subject && f.InvalidAt == nil {
 				jobs = append(jobs, f)
@@ -450,6 +466,12 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 		if len(spo) == 0 && when == nil && !reports(s) && (reactive || impersonal(s) || addressed(s)) {
 			continue
 		}
+		// "I love your turtles so much!", "Wow, that looks amazing! I love
+		// how it turned out": a liking of what the listener said or showed
+		// is a reaction, not the speaker's taste.
+		if opinionOnly(spo) && when == nil && (likesListenerRe.MatchString(expanded) || reactive && deicticLikeRe.MatchString(expanded)) {
+			continue
+		}
 		if len(spo) == 0 && informativeness(text, s, v, when != nil) < minInformativeness {
 			continue
 		}
@@ -473,6 +495,25 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 		}
 	}
 }
+
+// opinionOnly reports whether a sentence's triples are all likings.
+func opinionOnly(spo []lore.ExtractedFact) bool {
+	for _, f := range spo {
+		if f.Predicate != "likes" && f.Predicate != "dislikes" {
+			return false
+		}
+	}
+	return len(spo) > 0
+}
+
+// deicticLikeRe is a liking of something pointed at rather than named
+// ("I like that", "I love how it turned out").
+var deicticLikeRe = regexp.MustCompile(`(?i)\b(?:like|likes|love|loves|enjoy|enjoys|adore|adores)\s+(?:that|this|those|these|how|when|it|them)\b`)
+
+// likesListenerRe is a liking of the listener's things or doings, said
+// within a few words of the verb ("I love your turtles", "I love when you
+// cook", "I love how games spark your imagination").
+var likesListenerRe = regexp.MustCompile(`(?i)\b(?:like|likes|love|loves|enjoy|enjoys|adore|adores)\s+(?:[\p{L}'’-]+\s+){0,6}?(?:you|your|yours|you're|you've)\b`)
 
 // statements applies the first-person patterns to one sentence.
 func (c *collector) statements(subject, subjectType, sentence string, spans []temporal.Span, when *time.Time, ref time.Time) []lore.ExtractedFact {

@@ -273,3 +273,35 @@ func TestAheadWeekdays(t *testing.T) {
 		}
 	}
 }
+
+func TestDropSmallTalk(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"Since we last spoke, I started teaching people how to bake.", "I started teaching people how to bake."},
+		{"I got a new job since we last talked!", "I got a new job!"},
+		{"It's been ages since we last talked.", ""},
+		{"Here's a pic of a cake I made recently!", ""},
+		{"Guess what, I adopted a puppy.", "I adopted a puppy."},
+		{"I went to Rome last week.", "I went to Rome last week."},
+		{"It's been a while since I went skiing.", "It's been a while since I went skiing."},
+	} {
+		if got := dropSmallTalk(c.in); got != c.want {
+			t.Errorf("dropSmallTalk(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// "Dana left last week, she's at Google now": the employer fact says what
+// changed, in the words of the sentence.
+func TestAtNowKeepsWhatChanged(t *testing.T) {
+	at := time.Date(2024, 5, 2, 12, 0, 0, 0, time.UTC)
+	ex := extractMsgs(t, "my coworker Dana talked me into it || Dana left last week, she's at Google now. gutted", at, nil)
+	var text string
+	for _, f := range ex.Facts {
+		if f.Subject == "Dana" && f.Predicate == "works_at" && f.Object == "Google" && f.InvalidAt == nil {
+			text = f.Text
+		}
+	}
+	if !strings.Contains(text, "Dana left") || !strings.Contains(text, "Google") {
+		t.Fatalf("(Dana works_at Google) text %q, want the sentence that says she left", text)
+	}
+}

@@ -277,7 +277,8 @@ func standalone(s string, v voice, ref time.Time) string {
 		// "Sam and I work": a plural subject; "I live in Paris and I
 		// work": a place ends the first clause.
 		afterPrep := i > 2 && clausePreps[strings.ToLower(s[locs[i-3][0]:locs[i-3][1]])]
-		plural := (prev == "and" || prev == "or") && startsUpper(prev2) && prev2 != "I" && !afterPrep || next == "and"
+		// "my teammates and I were": a plural verb says so too.
+		plural := (prev == "and" || prev == "or") && (startsUpper(prev2) && prev2 != "I" && !afterPrep || next == "were" || next == "are") || next == "and"
 		out := w
 		conj := false
 		switch {
@@ -334,7 +335,7 @@ func standalone(s string, v voice, ref time.Time) string {
 			out = possessive(v.name)
 		case v.other != "" && (lw == "you" || lw == "yourself"):
 			out = v.other
-			conj = lw == "you" && (i == 0 || prev == "and" || prev == "but" || prev == "so" || prev == "because" || prev == "if")
+			conj = lw == "you" && (i == 0 || clauseOpeners[prev])
 		case v.other != "" && (lw == "your" || lw == "yours"):
 			out = possessive(v.other)
 		case v.other != "" && lw == "you're":
@@ -355,6 +356,10 @@ func standalone(s string, v voice, ref time.Time) string {
 	b.WriteString(s[last:])
 	return tidy(b.String(), v)
 }
+
+// clauseOpeners start a clause whose subject comes next ("while you were
+// winning", "when you try").
+var clauseOpeners = listSet(strings.Fields(`and but so because if while when whenever since as after before until though although`))
 
 func possessive(name string) string {
 	if strings.HasSuffix(name, "s") {
@@ -382,6 +387,11 @@ func leftOutSubject(s string) bool {
 	if !subjectless[first] {
 		return false
 	}
+	// "Learning German has been tough": a gerund that is the subject of
+	// its own verb, not "(I am) learning German".
+	if strings.HasSuffix(first, "ing") && gerundSubjectRe.MatchString(s) {
+		return false
+	}
 	for i, l := range locs {
 		w := s[l[0]:l[1]]
 		lw := strings.ToLower(w)
@@ -399,6 +409,10 @@ func leftOutSubject(s string) bool {
 	}
 	return false
 }
+
+// gerundSubjectRe is a sentence whose opening -ing phrase is followed, in
+// its first clause, by the verb it is the subject of.
+var gerundSubjectRe = regexp.MustCompile(`(?i)^\p{L}+ing\b[^,;:.!?–—]*?\s(?:is|was|has|had|can|could|will|would|makes|made|keeps|kept|helps|helped|gives|gave|takes|took|feels|felt|seems|seemed|must|might|should)\b`)
 
 // notSubjectless are words that, after an opening adverb, start the
 // sentence's own subject.
@@ -456,6 +470,17 @@ func resolveDates(s string, ref time.Time) string {
 			continue
 		}
 		start := sp.Offset
+		end := sp.Offset + len(sp.Text)
+		// "Tomorrow's gonna be great" → "20 June 2023 is gonna be great".
+		if rest := s[end:]; strings.HasPrefix(rest, "'s ") || strings.HasPrefix(rest, "’s ") {
+			with = strings.TrimPrefix(strings.TrimPrefix(with, "on "), "in ")
+			n := len("'s")
+			if strings.HasPrefix(rest, "’s") {
+				n = len("’s")
+			}
+			s = s[:start] + with + " is" + s[end+n:]
+			continue
+		}
 		// "for next month" → "for March 2024", not "for in March 2024".
 		before := strings.ToLower(s[:start])
 		for _, p := range []string{"for ", "by ", "until ", "till ", "from ", "since ", "during ", "in ", "on ", "at ", "of "} {

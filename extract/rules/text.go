@@ -25,6 +25,10 @@ func splitSentences(text string) []string {
 		switch {
 		case r == '\n':
 			flush(i + 1)
+		case unicode.Is(unicode.So, r) && i+2 < len(runes) && runes[i+1] == ' ' && unicode.IsUpper(runes[i+2]):
+			// "Inspiring 💪 I emailed some wholesalers": an emoji ends a
+			// sentence as a full stop would.
+			flush(i + 1)
 		case (r == '.' || r == '!' || r == '?') && i+1 < len(runes) && unicode.IsSpace(runes[i+1]):
 			word := lastWord(string(runes[start:i]))
 			switch strings.ToLower(word) {
