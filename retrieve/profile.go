@@ -36,6 +36,16 @@ type ProfileConfig struct {
 	Rerank       bool    `json:"rerank"`
 	RerankWeight float64 `json:"rerank_weight"`
 	RerankMin    int     `json:"rerank_min"`
+	// Evidence multiplies by 1 + EvidenceWeight the score of the memories
+	// the profile entries closest to the query were learned from (at most
+	// EvidenceTop entries, each with a cosine of at least EvidenceMinSim
+	// between its embedding and the query's); skipped under RerankMin
+	// candidates (profile_evidence.go). The entries are embedded with the
+	// query, in the dense search's Embed call.
+	Evidence       bool    `json:"evidence"`
+	EvidenceWeight float64 `json:"evidence_weight"`
+	EvidenceTop    int     `json:"evidence_top"`
+	EvidenceMinSim float64 `json:"evidence_min_sim"`
 	// Rewrite asks Pipeline.Rewriter for a version of the query that says
 	// what the profile implies; the original is kept on error or timeout.
 	Rewrite bool `json:"rewrite"`
@@ -53,6 +63,9 @@ func (c ProfileConfig) Validate() error {
 	}
 	if c.Rerank && (c.RerankWeight < 0 || c.RerankWeight >= 1) {
 		return lore.Errorf(lore.EINVALID, "profile rerank weight %v is outside [0, 1)", c.RerankWeight)
+	}
+	if c.Evidence && (c.EvidenceWeight < 0 || c.EvidenceWeight > 1 || c.EvidenceTop < 1 || c.EvidenceMinSim < -1 || c.EvidenceMinSim > 1) {
+		return lore.Errorf(lore.EINVALID, "profile evidence weight %v must be in [0, 1], evidence top %d at least 1 and evidence min sim %v in [-1, 1]", c.EvidenceWeight, c.EvidenceTop, c.EvidenceMinSim)
 	}
 	return nil
 }
@@ -72,6 +85,11 @@ type personalization struct {
 	text    string // the profile as text, for the blend
 	blend   bool
 	rerank  bool
+	// evidenceOf are the entries the evidence boost weighs, embedded
+	// with the query; evidence are the memories of those that bear on it,
+	// set by embedQuery (profile_evidence.go).
+	evidenceOf []evidenceEntry
+	evidence   map[string]bool
 }
 
 // personalize loads the user's profile (none for an agent-only scope or
@@ -87,7 +105,7 @@ func (p *Pipeline) personalize(ctx context.Context, req Request) (*personalizati
 	}
 	out.entries = entries
 	cfg := p.Config.Profile
-	if len(entries) == 0 || !(cfg.Blend || cfg.Rerank || cfg.Rewrite) {
+	if len(entries) == 0 || !(cfg.Blend || cfg.Rerank || cfg.Rewrite || cfg.Evidence) {
 		return out, nil
 	}
 	if err := cfg.Validate(); err != nil {
@@ -100,6 +118,9 @@ func (p *Pipeline) personalize(ctx context.Context, req Request) (*personalizati
 	out.text = profileText(entries)
 	out.blend = cfg.Blend && p.Embedder != nil && out.text != ""
 	out.rerank = cfg.Rerank && cfg.RerankWeight > 0
+	if cfg.Evidence && cfg.EvidenceWeight > 0 && p.Embedder != nil {
+		out.evidenceOf = evidenceEntries(entries)
+	}
 	return out, nil
 }
 
@@ -118,17 +139,33 @@ func (p *Pipeline) rewrite(ctx context.Context, query string, pers *personalizat
 }
 
 // embedQuery embeds the query, blended with the profile when the blend
-// applies: both texts go in one Embed call.
+// applies, and picks the profile evidence bearing on it when the evidence
+// boost applies: every text goes in one Embed call.
 func (p *Pipeline) embedQuery(ctx context.Context, text string, pers *personalization) ([][]float32, error) {
-	if pers == nil || !pers.blend {
+	if pers == nil || (!pers.blend && len(pers.evidenceOf) == 0) {
 		return lore.EmbedQuery(ctx, p.Embedder, []string{text})
 	}
-	vs, err := lore.EmbedQuery(ctx, p.Embedder, []string{text, pers.text})
+	texts := []string{text}
+	if pers.blend {
+		texts = append(texts, pers.text)
+	}
+	first := len(texts)
+	for _, e := range pers.evidenceOf {
+		texts = append(texts, e.text)
+	}
+	vs, err := lore.EmbedQuery(ctx, p.Embedder, texts)
 	if err != nil {
 		return nil, err
 	}
-	if len(vs) != 2 {
-		return nil, fmt.Errorf("got %d vectors, want 2", len(vs))
+	if len(vs) != len(texts) {
+		return nil, fmt.Errorf("got %d vectors, want %d", len(vs), len(texts))
+	}
+	if len(pers.evidenceOf) > 0 {
+		cfg := p.Config.Profile
+		pers.evidence = relevantEvidence(vs[0], pers.evidenceOf, vs[first:], cfg.EvidenceTop, cfg.EvidenceMinSim)
+	}
+	if !pers.blend {
+		return vs[:1], nil
 	}
 	return [][]float32{blendVectors(vs[0], vs[1], p.Config.Profile.Alpha)}, nil
 }
