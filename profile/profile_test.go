@@ -222,3 +222,17 @@ func TestPossessionsAndIdentity(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkFromStatement is the work ingestion adds per user message: the
+// stated rules, possessions and self-descriptions over its sentences.
+func BenchmarkFromStatement(b *testing.B) {
+	r := MustNew()
+	msgs := []string{"I'm looking to upgrade my camera flash. Can you recommend some good options that are compatible with my Sony A7R IV?",
+		"I also need some help with organizing my kitchen utensils, can you give me some tips on how to maximize the space in my utensil holder?",
+		"As an aspiring stand-up comedian, I'm looking for some advice on how to improve my craft.",
+		"I'm vegetarian and I live in Denver with my wife and our dog."}
+	at := time.Now()
+	for i := 0; b.Loop(); i++ {
+		r.FromStatement(msgs[i%len(msgs)], "ep", at)
+	}
+}
