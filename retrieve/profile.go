@@ -336,29 +336,42 @@ type termRule struct {
 	fit, clash []string
 }
 
-var parseTermRules = sync.OnceValue(func() []termRule {
-	var out []termRule
+// termTable is profile_terms.txt parsed: its rules, and the words an
+// entry's value lends no fit or clash.
+type termTable struct {
+	rules  []termRule
+	ignore map[string]bool
+}
+
+var parseTermRules = sync.OnceValue(func() termTable {
+	t := termTable{ignore: map[string]bool{}}
 	for line := range strings.Lines(profileTermsTable) {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
 		head, body, _ := strings.Cut(line, ":")
+		if strings.TrimSpace(head) == "ignore" {
+			for _, w := range strings.Fields(body) {
+				t.ignore[w] = true
+			}
+			continue
+		}
 		key, value, _ := strings.Cut(strings.TrimSpace(head), "=")
 		fit, clash, _ := strings.Cut(body, "|")
-		out = append(out, termRule{key: key, value: value, fit: strings.Fields(fit), clash: strings.Fields(clash)})
+		t.rules = append(t.rules, termRule{key: key, value: value, fit: strings.Fields(fit), clash: strings.Fields(clash)})
 	}
-	return out
+	return t
 })
 
 // profileTerms returns the words that fit and clash with entries: the
 // table's, and each entry's own value words (clashing for allergy and
-// dislike).
+// dislike) but the table's ignored ones.
 func profileTerms(entries []lore.ProfileEntry) (fit, clash []string) {
-	rules := parseTermRules()
+	table := parseTermRules()
 	for _, e := range entries {
 		value := lore.NormalizeProfileValue(e.Value)
-		for _, r := range rules {
+		for _, r := range table.rules {
 			base, prefix := strings.CutSuffix(r.key, "*")
 			if r.value == value && (r.key == e.Key || (prefix && strings.HasPrefix(e.Key, base))) {
 				fit = append(fit, r.fit...)
@@ -369,7 +382,7 @@ func profileTerms(entries []lore.ProfileEntry) (fit, clash []string) {
 			continue // the level's words are the table's; the activity is the key
 		}
 		for _, w := range wordsOf(value) {
-			if len(w) < 3 {
+			if len(w) < 3 || table.ignore[w] {
 				continue
 			}
 			if e.Key == "allergy" || e.Key == "dislike" {
