@@ -238,7 +238,8 @@ func applyProfileRerank(c *candidateSet, f fused, pers *personalization, cfg Pro
 }
 
 // withAboutUser prepends the "About the user" section to a context: one
-// line per entry, at most maxAbout of them, explicit entries first.
+// line per entry, at most maxAbout of them and maxAboutPerKey per key,
+// explicit entries first.
 func withAboutUser(entries []lore.ProfileEntry, context string, maxChars int) string {
 	if len(entries) == 0 {
 		return context
@@ -246,11 +247,13 @@ func withAboutUser(entries []lore.ProfileEntry, context string, maxChars int) st
 	var b strings.Builder
 	b.WriteString("About the user:\n")
 	n := 0
+	perKey := map[string]int{}
 	for _, src := range []lore.ProfileSource{lore.ProfileExplicit, lore.ProfileInferred} {
 		for _, e := range entries {
-			if e.Source != src || n == maxAbout {
+			if e.Source != src || n == maxAbout || perKey[e.Key] == maxAboutPerKey {
 				continue
 			}
+			perKey[e.Key]++
 			how := "stated"
 			if src == lore.ProfileInferred {
 				how = fmt.Sprintf("inferred, %.0f%%", 100*e.Confidence)
@@ -271,8 +274,13 @@ func withAboutUser(entries []lore.ProfileEntry, context string, maxChars int) st
 	return out
 }
 
-// maxAbout bounds the lines of the "About the user" section.
-const maxAbout = 12
+// maxAbout bounds the lines of the "About the user" section, and
+// maxAboutPerKey those of one key, so that a long set (the things a user
+// owns) does not crowd out the rest (diet, allergies, pets).
+const (
+	maxAbout       = 12
+	maxAboutPerKey = 3
+)
 
 //go:embed unique_answer.txt
 var uniqueAnswerTable string
