@@ -452,7 +452,7 @@ func (rep *ProfileReport) WriteMarkdown(w io.Writer) {
 	fmt.Fprintf(w, "| profile | labels | entries | right | wrong | missed | precision | recall |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
 	fmt.Fprintf(w, "| offline rules | %d | %d | %d | %d | %d | %.3f | %.3f |\n\n", a.Labels, a.Entries, a.Right, a.Wrong, a.Missed, a.Precision, a.Recall)
 	fmt.Fprintf(w, "| retrieval | nDCG@5 plain | nDCG@5 personalized | gain | personal queries | factual queries | factual changed | classified unique |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
-	fmt.Fprintf(w, "| blend=%v α=%.2f rerank=%v w=%.2f | %.3f | %.3f | %+.3f | %d | %d | %d | %d |\n\n", rep.Personal.Blend, rep.Personal.Alpha, rep.Personal.Rerank, rep.Personal.RerankWeight,
+	fmt.Fprintf(w, "| blend=%v α=%.2f rerank=%v w=%.2f evidence=%v w=%.2f | %.3f | %.3f | %+.3f | %d | %d | %d | %d |\n\n", rep.Personal.Blend, rep.Personal.Alpha, rep.Personal.Rerank, rep.Personal.RerankWeight, rep.Personal.Evidence, rep.Personal.EvidenceWeight,
 		rep.NDCG5.Plain, rep.NDCG5.Personalized, rep.NDCG5.Gain, rep.NDCG5.Queries, rep.Factual.Queries, rep.Factual.Changed, rep.Factual.Unique)
 	l := rep.Latency
 	fmt.Fprintf(w, "| search latency (%d searches per side) | p50 ms | p95 ms | p99 ms |\n|---|---:|---:|---:|\n", l.Searches)

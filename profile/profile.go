@@ -139,7 +139,7 @@ func New() (*Rules, error) {
 			if len(f) != 2 {
 				return nil, bad("want stop WORD")
 			}
-			r.stop[f[1]] = true
+			r.stop[strings.ReplaceAll(f[1], "_", " ")] = true
 		default:
 			return nil, bad("unknown line kind " + strconv.Quote(f[0]))
 		}
@@ -191,6 +191,8 @@ func (r *Rules) FromStatement(text, episodeID string, at time.Time) []lore.Profi
 		for _, ru := range r.stated {
 			out = r.apply(out, ru, s, lore.ProfileExplicit, evidence(episodeID), at, r.block)
 		}
+		out = append(out, r.ownsEntries(s, evidence(episodeID), at)...)
+		out = append(out, r.identityEntries(s, evidence(episodeID), at)...)
 	}
 	return dedupe(out)
 }

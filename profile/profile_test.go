@@ -188,3 +188,51 @@ func TestRuleStems(t *testing.T) {
 		}
 	}
 }
+
+func TestPossessionsAndIdentity(t *testing.T) {
+	r := MustNew()
+	at := time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)
+	cases := []struct {
+		name, text string
+		want       []string
+	}{
+		{"model", "Is the flash compatible with my Sony A7R IV?", []string{"owns=sony a7r iv"}},
+		{"gear", "What's the best way to clean my camera lens quickly?", []string{"owns=camera lens"}},
+		{"bought", "I recently bought a new utensil holder to keep countertops clutter-free.", []string{"owns=utensil holder"}},
+		{"plural head", "I noticed scratches on my granite countertops near the sink.", []string{"owns=granite countertops"}},
+		{"room", "How do I keep my living room dust-free?", []string{"owns=living room"}},
+		{"not a thing", "I have a question about my trip to see my friend.", nil},
+		{"someone else's", "My sister's car broke down.", nil},
+		{"wish", "I wish my kitchen were bigger.", nil},
+		{"self-description", "As a Sony camera user, I want a better bag.", []string{"identity=sony camera user"}},
+		{"idiom", "As a result, I stayed home.", nil},
+		{"role", "As an aspiring stand-up comedian, I need advice.", []string{"identity=aspiring stand-up comedian"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := r.FromStatement(c.text, "ep1", at)
+			if !slices.Equal(render(got), c.want) {
+				t.Errorf("FromStatement(%q)=%v, want %v", c.text, render(got), c.want)
+			}
+			for _, e := range got {
+				if e.Source != lore.ProfileExplicit || !slices.Equal(e.Evidence, []string{"ep1"}) {
+					t.Errorf("entry %+v: want explicit with evidence ep1", e)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkFromStatement is the work ingestion adds per user message: the
+// stated rules, possessions and self-descriptions over its sentences.
+func BenchmarkFromStatement(b *testing.B) {
+	r := MustNew()
+	msgs := []string{"I'm looking to upgrade my camera flash. Can you recommend some good options that are compatible with my Sony A7R IV?",
+		"I also need some help with organizing my kitchen utensils, can you give me some tips on how to maximize the space in my utensil holder?",
+		"As an aspiring stand-up comedian, I'm looking for some advice on how to improve my craft.",
+		"I'm vegetarian and I live in Denver with my wife and our dog."}
+	at := time.Now()
+	for i := 0; b.Loop(); i++ {
+		r.FromStatement(msgs[i%len(msgs)], "ep", at)
+	}
+}

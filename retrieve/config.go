@@ -229,7 +229,7 @@ func DefaultConfig() Config {
 		ContextWindow:       lore.DefaultContextWindow,
 		MaxFactSources:      3,
 		ContextChars:        6000,
-		Profile:             ProfileConfig{Alpha: 0.85, RerankWeight: 0.3, RerankMin: 10},
+		Profile:             ProfileConfig{Alpha: 0.85, RerankWeight: 0.3, RerankMin: 10, EvidenceWeight: 0.3, EvidenceTop: 3, EvidenceMinSim: 0.3},
 		Personal:            DefaultPersonal(),
 		MMR:                 DefaultMMR(),
 	}

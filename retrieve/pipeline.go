@@ -118,6 +118,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	}
 
 	applyProfileRerank(c, f, req.personal, cfg.Profile)
+	applyProfileEvidence(c, f, req.personal, cfg.Profile) // profile_evidence.go
 	pst.apply(f)
 	p.policyReweight(req, c, f)
 	stage(StageFuse)
@@ -809,7 +810,7 @@ func explain(signals []signal, f fused, id string) map[string]float64 {
 	}
 	// The context share and the speaker factor apply after fusion; they
 	// are not signals.
-	for _, name := range []string{SignalContext, SignalSpeaker, SignalAssistant, SignalRecency, SignalAnswer, SignalEnded, SignalProfile, SignalRelevance, SignalSuccessPenalty, SignalPolicy,
+	for _, name := range []string{SignalContext, SignalSpeaker, SignalAssistant, SignalRecency, SignalAnswer, SignalEnded, SignalProfile, SignalProfileEvidence, SignalRelevance, SignalSuccessPenalty, SignalPolicy,
 		SignalPersonal, SignalFrequency, SignalSuccess} { // the last three as factors (Personal.Multiply)
 		if v, ok := f.Details[id][name]; ok {
 			out[name] = v

@@ -13,7 +13,7 @@ import (
 func (m *Main) benchProfile(ctx context.Context, args []string) error {
 	e := &env{get: m.getenv}
 	var cfg backendConfig
-	fs := m.flagSet("bench profile", "--data FILE [--blend] [--alpha A] [--rerank] [--rerank-weight W] [--out FILE.json]")
+	fs := m.flagSet("bench profile", "--data FILE [--blend] [--alpha A] [--rerank] [--rerank-weight W] [--evidence] [--out FILE.json]")
 	cfg.register(fs, e)
 	data := fs.String("data", "", "the profile benchmark (fixtures/profile/tune.json or validate.json)")
 	out := fs.String("out", "", "write the JSON report to this file")
@@ -22,6 +22,8 @@ func (m *Main) benchProfile(ctx context.Context, args []string) error {
 	alpha := fs.Float64("alpha", def.Alpha, "personalized run: the query's weight in the blend (at least 0.5)")
 	rerank := fs.Bool("rerank", true, "personalized run: profile-aware rerank")
 	weight := fs.Float64("rerank-weight", def.RerankWeight, "personalized run: the rerank's factor")
+	evidence := fs.Bool("evidence", false, "personalized run: boost the memories the profile entries closest to the query were learned from")
+	evWeight := fs.Float64("evidence-weight", def.EvidenceWeight, "personalized run: the evidence boost's factor")
 	passes := fs.Int("latency-passes", 3, "times each search is timed with inference off and on")
 	tuning := fs.String("retrieval", "", "a JSON file of retrieval settings that override the defaults (keys as in the report's config)")
 	if err := parse(fs, args, e); err != nil {
@@ -32,6 +34,7 @@ func (m *Main) benchProfile(ctx context.Context, args []string) error {
 	}
 	personal := def
 	personal.Blend, personal.Alpha, personal.Rerank, personal.RerankWeight = *blend, *alpha, *rerank, *weight
+	personal.Evidence, personal.EvidenceWeight = *evidence, *evWeight
 	if err := personal.Validate(); err != nil {
 		return err
 	}

@@ -14,8 +14,8 @@ import (
 // profileFlags are `lore serve`'s switches of profile-aware retrieval
 // (retrieve.ProfileConfig), all off by default.
 type profileFlags struct {
-	blend, rerank, rewrite bool
-	alpha, weight          float64
+	blend, rerank, rewrite, evidence bool
+	alpha, weight, evWeight          float64
 }
 
 func (p *profileFlags) register(fs *flag.FlagSet, e *env) {
@@ -24,6 +24,8 @@ func (p *profileFlags) register(fs *flag.FlagSet, e *env) {
 	fs.Float64Var(&p.alpha, "profile-alpha", def.Alpha, "the query's weight in the profile blend, 0.5 to 1")
 	fs.BoolVar(&p.rerank, "profile-rerank", e.str("LORE_PROFILE_RERANK", "") == "true", "rerank candidates by their fit with the user's profile (env LORE_PROFILE_RERANK=true)")
 	fs.Float64Var(&p.weight, "profile-rerank-weight", def.RerankWeight, "the profile rerank's factor, 0 to 1")
+	fs.BoolVar(&p.evidence, "profile-evidence", e.str("LORE_PROFILE_EVIDENCE", "") == "true", "boost the memories the profile entries closest to the query were learned from (env LORE_PROFILE_EVIDENCE=true)")
+	fs.Float64Var(&p.evWeight, "profile-evidence-weight", def.EvidenceWeight, "the profile evidence boost's factor, 0 to 1")
 	fs.BoolVar(&p.rewrite, "profile-rewrite", e.str("LORE_PROFILE_REWRITE", "") == "true", "rewrite queries with the profile through the LLM (LORE_LLM_BASE_URL, LORE_LLM_MODEL; env LORE_PROFILE_REWRITE=true)")
 }
 
@@ -32,8 +34,9 @@ func (p *profileFlags) register(fs *flag.FlagSet, e *env) {
 func (p *profileFlags) apply(pipe *retrieve.Pipeline, cfg backendConfig) error {
 	pc := pipe.Config.Profile
 	pc.Blend, pc.Alpha, pc.Rerank, pc.RerankWeight, pc.Rewrite = p.blend, p.alpha, p.rerank, p.weight, p.rewrite
+	pc.Evidence, pc.EvidenceWeight = p.evidence, p.evWeight
 	if err := pc.Validate(); err != nil {
-		return lore.Errorf(lore.EINVALID, "--profile-alpha/--profile-rerank-weight: %s", lore.ErrorMessage(err))
+		return lore.Errorf(lore.EINVALID, "--profile-alpha/--profile-rerank-weight/--profile-evidence-weight: %s", lore.ErrorMessage(err))
 	}
 	if pc.Rewrite {
 		w, err := llm.NewRewriter(llm.Config{BaseURL: cfg.LLMBaseURL, Model: cfg.LLMModel, APIKey: cfg.LLMAPIKey})

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"testing"
 
 	"github.com/lore-memory/lore"
@@ -49,5 +50,36 @@ func TestWireProfile(t *testing.T) {
 	}
 	if svc.ProfileInferrer != nil {
 		t.Errorf("ProfileInferrer set without an LLM")
+	}
+}
+
+// TestProfileEvidenceFlags: --profile-evidence switches the evidence boost
+// on with its weight; a weight outside [0, 1] is refused.
+func TestProfileEvidenceFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		on   bool
+		ok   bool
+	}{
+		{nil, false, true},
+		{[]string{"--profile-evidence"}, true, true},
+		{[]string{"--profile-evidence", "--profile-evidence-weight", "0.5"}, true, true},
+		{[]string{"--profile-evidence", "--profile-evidence-weight", "2"}, true, false},
+	} {
+		var p profileFlags
+		fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+		p.register(fs, &env{get: func(string) string { return "" }})
+		if err := fs.Parse(c.args); err != nil {
+			t.Fatal(err)
+		}
+		pipe := &retrieve.Pipeline{Config: retrieve.DefaultConfig()}
+		err := p.apply(pipe, backendConfig{})
+		if (err == nil) != c.ok {
+			t.Errorf("%v: apply err=%v, want ok=%v", c.args, err, c.ok)
+			continue
+		}
+		if err == nil && pipe.Config.Profile.Evidence != c.on {
+			t.Errorf("%v: evidence=%v, want %v", c.args, pipe.Config.Profile.Evidence, c.on)
+		}
 	}
 }
