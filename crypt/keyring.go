@@ -15,6 +15,7 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
+	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -284,27 +285,128 @@ func (k *Keyring) SealDeterministic(ctx context.Context, tenant, purpose, plain 
 	if plain == "" {
 		return "", nil
 	}
-	tk, err := k.key(ctx, tenant)
+	ct, err := k.siv(ctx, tenant, purpose, plain)
 	if err != nil {
 		return "", err
+	}
+	return Prefix + base64.RawStdEncoding.EncodeToString(ct), nil
+}
+
+// NamePrefix starts a name sealed by SealName.
+const NamePrefix = "lore:encn:1:"
+
+// nameEncoding is lowercase base32 without padding: letters and digits
+// only, so lore.NormalizeName leaves a sealed name as it is.
+var nameEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+// displayDigits write the sealed display form of a name, four bits a
+// character: punctuation and symbols only, which lore.NormalizeName trims
+// from the end of a name, and none that JSON escapes.
+const displayDigits = "!#$%&*+-./:;<=>?"
+
+// SealName seals a name the stores look up or deduplicate by value (an
+// entity's name or alias, a literal fact object). Its normalized form
+// (lore.NormalizeName) is sealed deterministically, as SealDeterministic
+// does, and written in lowercase letters and digits after NamePrefix;
+// when the name differs from that form (capitals, spacing), the name
+// itself follows, sealed with a random nonce and written in punctuation.
+// lore.NormalizeName of the result is therefore its deterministic part:
+// a store that keys on the normalized name keys on the sealed normalized
+// name, and names equal once normalized meet there, while the store's
+// display copy of the name keeps its spelling. Open opens either part,
+// the display one when there is one.
+func (k *Keyring) SealName(ctx context.Context, tenant, purpose, name string) (string, error) {
+	norm := lore.NormalizeName(name)
+	if norm == "" {
+		return "", nil
+	}
+	ct, err := k.siv(ctx, tenant, purpose, norm)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString(NamePrefix)
+	b.WriteString(nameEncoding.EncodeToString(ct))
+	if name != norm {
+		tk, err := k.key(ctx, tenant)
+		if err != nil {
+			return "", err
+		}
+		disp, err := seal(tk.aead, []byte(name), []byte(tenant))
+		if err != nil {
+			return "", err
+		}
+		for _, c := range disp {
+			b.WriteByte(displayDigits[c>>4])
+			b.WriteByte(displayDigits[c&15])
+		}
+	}
+	return b.String(), nil
+}
+
+// splitName returns the deterministic and the display part of a sealed
+// name, decoded.
+func splitName(rest string) (det, disp []byte, err error) {
+	i := strings.IndexAny(rest, displayDigits)
+	if i < 0 {
+		i = len(rest)
+	}
+	if det, err = nameEncoding.DecodeString(rest[:i]); err != nil {
+		return nil, nil, err
+	}
+	tail := rest[i:]
+	if len(tail)%2 != 0 {
+		return nil, nil, errors.New("odd display part")
+	}
+	for j := 0; j < len(tail); j += 2 {
+		hi, lo := strings.IndexByte(displayDigits, tail[j]), strings.IndexByte(displayDigits, tail[j+1])
+		if hi < 0 || lo < 0 {
+			return nil, nil, errors.New("bad display digit")
+		}
+		disp = append(disp, byte(hi<<4|lo))
+	}
+	return det, disp, nil
+}
+
+// siv returns nonce || AES-256-GCM(plain) with the nonce a truncated
+// HMAC-SHA256 of plain under a key derived from the data key and purpose,
+// the tenant bound in as associated data.
+func (k *Keyring) siv(ctx context.Context, tenant, purpose, plain string) ([]byte, error) {
+	tk, err := k.key(ctx, tenant)
+	if err != nil {
+		return nil, err
 	}
 	d := hmac.New(sha256.New, tk.dek)
 	d.Write([]byte("lore-siv/1/" + purpose))
 	m := hmac.New(sha256.New, d.Sum(nil))
 	m.Write([]byte(plain))
 	nonce := m.Sum(nil)[:tk.aead.NonceSize()]
-	ct := tk.aead.Seal(slices.Clip(nonce), nonce, []byte(plain), []byte(tenant))
-	return Prefix + base64.RawStdEncoding.EncodeToString(ct), nil
+	return tk.aead.Seal(slices.Clip(nonce), nonce, []byte(plain), []byte(tenant)), nil
 }
 
-// Open decrypts a value Seal made for the tenant; a value without Prefix
-// (written before encryption was on) comes back as it is.
+// IsSealed reports whether s is a value Seal, SealDeterministic or
+// SealName made.
+func IsSealed(s string) bool {
+	return strings.HasPrefix(s, Prefix) || strings.HasPrefix(s, NamePrefix)
+}
+
+// Open decrypts a value Seal, SealDeterministic or SealName made for the
+// tenant; a value without either prefix (written before encryption, or
+// before that field was sealed) comes back as it is.
 func (k *Keyring) Open(ctx context.Context, tenant, s string) (string, error) {
-	rest, ok := strings.CutPrefix(s, Prefix)
-	if !ok {
+	var ct []byte
+	var err error
+	if rest, ok := strings.CutPrefix(s, Prefix); ok {
+		ct, err = base64.RawStdEncoding.DecodeString(rest)
+	} else if rest, ok := strings.CutPrefix(s, NamePrefix); ok {
+		var disp []byte
+		ct, disp, err = splitName(rest)
+		if len(disp) > 0 {
+			ct = disp
+		}
+	} else {
 		return s, nil
 	}
-	ct, err := base64.RawStdEncoding.DecodeString(rest)
 	if err != nil {
 		return "", fmt.Errorf("crypt: sealed value: %w", err)
 	}

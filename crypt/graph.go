@@ -1,0 +1,200 @@
+package crypt
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/lore-memory/lore"
+)
+
+// The graph's names are sealed too. The stores look entities up and
+// deduplicate them by normalized name and alias, facts with a literal
+// object by the object's normalized form, and speakers by value, so these
+// are sealed deterministically (SealName, SealDeterministic): equal values
+// seal alike within a tenant and purpose, the store compares and keys on
+// the sealed form, and its uniqueness guarantees hold unchanged; a name's
+// spelling travels sealed in the part of it that normalization drops
+// (SealName), so names read back as first written. What only shows (a
+// fact's subject, an entity object's name as the fact repeats it) is
+// sealed with a random nonce.
+const (
+	purposeName    = "entity-name" // entity names and aliases share one: a name is looked up among both
+	purposeObject  = "fact-object"
+	purposeSpeaker = "speaker"
+)
+
+// sealName seals a name for lookup (SealName). A name that normalizes to
+// nothing is passed on as it is, for the store to refuse.
+func (s *Store) sealName(ctx context.Context, tenant, name string) (string, error) {
+	if lore.NormalizeName(name) == "" {
+		return name, nil
+	}
+	return s.Keys.SealName(ctx, tenant, purposeName, name)
+}
+
+// sealNames seals each name for lookup; nil stays nil.
+func (s *Store) sealNames(ctx context.Context, tenant string, names []string) ([]string, error) {
+	if names == nil {
+		return nil, nil
+	}
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		v, err := s.sealName(ctx, tenant, n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
+// sealObject seals a fact's object: a literal deterministically in its
+// normalized form (the store deduplicates on it), an entity's name with a
+// random nonce (the store keys on the entity's id).
+func (s *Store) sealObject(ctx context.Context, tenant, objectID, object string) (string, error) {
+	if objectID != "" {
+		return s.Keys.Seal(ctx, tenant, object)
+	}
+	if lore.NormalizeName(object) == "" {
+		return object, nil
+	}
+	return s.Keys.SealName(ctx, tenant, purposeObject, object)
+}
+
+// openEntity opens an entity's name and aliases in place.
+func (s *Store) openEntity(ctx context.Context, e *lore.Entity) error {
+	t := e.Scope.TenantID
+	var err error
+	if e.Name, err = s.Keys.Open(ctx, t, e.Name); err != nil {
+		return err
+	}
+	if e.NormalizedName, err = s.Keys.Open(ctx, t, e.NormalizedName); err != nil {
+		return err
+	}
+	for i, a := range e.Aliases {
+		if e.Aliases[i], err = s.Keys.Open(ctx, t, a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MergeEntity seals the entity's name and aliases (normalized) for the
+// store; e itself is left as the caller gave it. The stored entity comes
+// back with its names in normalized form.
+func (s *Store) MergeEntity(ctx context.Context, e *lore.Entity) (*lore.Entity, error) {
+	g := *e
+	t := e.Scope.TenantID
+	var err error
+	if g.Name, err = s.sealName(ctx, t, e.Name); err != nil {
+		return nil, err
+	}
+	if g.Aliases, err = s.sealNames(ctx, t, e.Aliases); err != nil {
+		return nil, err
+	}
+	out, err := s.Store.MergeEntity(ctx, &g)
+	if err != nil {
+		return nil, err
+	}
+	return out, s.openEntity(ctx, out)
+}
+
+// FindEntities seals the names it looks for and opens what the store
+// found, in the order the port promises: mentions descending, then name,
+// then id. The store orders ties by the sealed names, so for a page this
+// reads on past it until the mentions drop below the page's last: every
+// entity that could belong on the page by name is then in hand.
+func (s *Store) FindEntities(ctx context.Context, f lore.EntityFilter) ([]*lore.Entity, error) {
+	var err error
+	if f.Names, err = s.sealNames(ctx, f.Scope.TenantID, f.Names); err != nil {
+		return nil, err
+	}
+	offset, limit := f.Offset, f.Limit
+	if offset < 0 || limit < 0 {
+		offset, limit = 0, 0 // the store refuses or reads them as it does
+	}
+	g := f
+	if offset > 0 || limit > 0 {
+		g.Offset, g.Limit = 0, 0
+	}
+	if limit > 0 {
+		g.Limit = offset + limit
+	}
+	ents, err := s.Store.FindEntities(ctx, g)
+	if err != nil {
+		return nil, err
+	}
+	if g.Limit > 0 && len(ents) == g.Limit {
+		last := ents[len(ents)-1].Mentions
+		for {
+			g.Offset += g.Limit
+			g.Limit *= 2
+			more, err := s.Store.FindEntities(ctx, g)
+			if err != nil {
+				return nil, err
+			}
+			ents = append(ents, more...)
+			if len(more) < g.Limit || more[len(more)-1].Mentions < last {
+				break
+			}
+		}
+	}
+	for _, e := range ents {
+		if err := s.openEntity(ctx, e); err != nil {
+			return nil, err
+		}
+	}
+	slices.SortStableFunc(ents, func(a, b *lore.Entity) int {
+		if a.Mentions != b.Mentions {
+			return b.Mentions - a.Mentions
+		}
+		if c := strings.Compare(a.Name, b.Name); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	if offset >= len(ents) {
+		return []*lore.Entity{}, nil
+	}
+	ents = ents[offset:]
+	if limit > 0 && len(ents) > limit {
+		ents = ents[:limit]
+	}
+	return ents, nil
+}
+
+// sealTriple seals what a fact states: its subject's name with a random
+// nonce, its object as sealObject does.
+func (s *Store) sealTriple(ctx context.Context, tenant string, subject *string, objectID string, object *string) error {
+	var err error
+	if *subject, err = s.Keys.Seal(ctx, tenant, *subject); err != nil {
+		return err
+	}
+	*object, err = s.sealObject(ctx, tenant, objectID, *object)
+	return err
+}
+
+// Speakers opens the store's distinct speakers and sorts them again (the
+// store sorted their sealed forms).
+func (s *Store) Speakers(ctx context.Context, scope lore.Scope) ([]string, error) {
+	sp, err := s.Store.Speakers(ctx, scope)
+	if err != nil {
+		return nil, err
+	}
+	for i, v := range sp {
+		if sp[i], err = s.Keys.Open(ctx, scope.TenantID, v); err != nil {
+			return nil, err
+		}
+	}
+	slices.Sort(sp)
+	// A speaker written before speakers were sealed and again after is two
+	// rows of the store.
+	return slices.Compact(sp), nil
+}
+
+// sealSpeaker seals an episode's speaker deterministically: the stores
+// count and list speakers by value.
+func (s *Store) sealSpeaker(ctx context.Context, tenant, speaker string) (string, error) {
+	return s.Keys.SealDeterministic(ctx, tenant, purposeSpeaker, speaker)
+}

@@ -1,0 +1,157 @@
+package crypt_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/crypt"
+	"github.com/lore-memory/lore/extract/rules"
+	"github.com/lore-memory/lore/graph/sqlite"
+	"github.com/lore-memory/lore/ingest"
+)
+
+// TestSealNameSurvivesNormalization: a sealed name is its own normalized
+// form once its display part is dropped, names equal after normalization
+// meet there, and each opens to the spelling it was sealed from.
+func TestSealNameSurvivesNormalization(t *testing.T) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "lore.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	kr, _ := crypt.NewKeyring(st, master(t))
+	norm, err := kr.SealName(ctx, "acme", "p", "alice smith")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lore.NormalizeName(norm) != norm {
+		t.Fatalf("NormalizeName(%q)=%q, want it unchanged", norm, lore.NormalizeName(norm))
+	}
+	for _, name := range []string{"Alice Smith", "  ALICE   smith!", "the Alice Smith", "Alice Smith…"} {
+		v, err := kr.SealName(ctx, "acme", "p", name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := lore.NormalizeName(v); got != norm {
+			t.Errorf("NormalizeName(SealName(%q))=%q, want the sealed normal form %q", name, got, norm)
+		}
+		if got, err := kr.Open(ctx, "acme", v); err != nil || got != name {
+			t.Errorf("Open(SealName(%q))=%q, %v; want the spelling back", name, got, err)
+		}
+		if strings.Contains(v, "lice") || strings.Contains(strings.ToLower(v), "smith") {
+			t.Errorf("SealName(%q)=%q shows the name", name, v)
+		}
+		if _, err := kr.Open(ctx, "other", v); err == nil {
+			t.Errorf("a name sealed for acme opened for another tenant")
+		}
+	}
+	other, _ := kr.SealName(ctx, "acme", "q", "alice smith")
+	if other == norm {
+		t.Errorf("two purposes seal a name alike: %q", other)
+	}
+	if got, err := kr.Open(ctx, "acme", norm); err != nil || got != "alice smith" {
+		t.Errorf("Open(sealed normal form)=%q, %v", got, err)
+	}
+}
+
+// TestGraphNamesSealed: entity names and aliases, fact subjects and
+// objects, speakers and a job's error text are sealed in the SQLite file
+// and WAL, yet entities are found by name, facts deduplicate, speakers
+// list distinctly, and everything reads back in the clear with its
+// spelling.
+func TestGraphNamesSealed(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, idx, raw := open(t, dir, master(t))
+	svc := &ingest.Service{Store: st, Index: idx, Extractor: rules.New(), Config: ingest.DefaultConfig()}
+	sc := lore.Scope{TenantID: "acme", UserID: "alice"}
+	person, place, speaker := "Zelda"+randomWord(8), "Quokka"+randomWord(8), "Numbat"+randomWord(8)
+	for range 2 { // stated twice: the fact and the entities merge
+		if _, err := svc.Add(ctx, ingest.AddRequest{Scope: sc, Infer: true, Sync: true, Messages: []ingest.Message{
+			{Role: "user", Name: speaker, Content: "My sister " + person + " lives in " + place + "."}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ents, err := st.FindEntities(ctx, lore.EntityFilter{Scope: sc, Names: []string{strings.ToUpper(person)}})
+	if err != nil || len(ents) != 1 || ents[0].Name != person || ents[0].NormalizedName != strings.ToLower(person) {
+		t.Fatalf("FindEntities(%q)=%+v, %v; want one entity named %q", person, ents, err, person)
+	}
+	facts, err := st.FindFacts(ctx, lore.FactFilter{Scope: sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var objects []string
+	for _, f := range facts {
+		objects = append(objects, f.Subject+" "+f.Predicate+" "+f.Object)
+		if strings.Contains(f.Object, strings.ToLower(place)) || strings.Contains(f.Subject, "encn") {
+			t.Errorf("fact %s reads back as %q %q, want the spelling", f.ID, f.Subject, f.Object)
+		}
+		if f.Count != 2 {
+			t.Errorf("fact %q count=%d, want 2 (merged)", objects[len(objects)-1], f.Count)
+		}
+	}
+	if !slices.ContainsFunc(objects, func(s string) bool { return strings.Contains(s, place) }) ||
+		!slices.ContainsFunc(objects, func(s string) bool { return strings.Contains(s, person) }) {
+		t.Fatalf("facts %q name neither %s nor %s", objects, person, place)
+	}
+	if sp, err := st.Speakers(ctx, sc); err != nil || !slices.Equal(sp, []string{speaker}) {
+		t.Errorf("Speakers=%q, %v; want [%s]", sp, err, speaker)
+	}
+	eps, err := st.FindEpisodes(ctx, lore.EpisodeFilter{Scope: sc})
+	if err != nil || len(eps) != 2 || eps[0].Speaker != speaker {
+		t.Fatalf("FindEpisodes=%v, %v; want 2 episodes by %s", eps, err, speaker)
+	}
+	// A job whose error quotes the user.
+	job := &lore.Job{Kind: "extract", Scope: sc, Status: lore.JobQueued, MaxAttempts: 1}
+	if err := st.EnqueueJob(ctx, job); err != nil {
+		t.Fatal(err)
+	}
+	job.Status, job.Error = lore.JobFailed, "entity name \""+person+"\" is empty once normalized"
+	if err := st.SaveJob(ctx, job); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := st.GetJob(ctx, sc.TenantID, job.ID); err != nil || got.Error != job.Error {
+		t.Errorf("GetJob error=%q, %v; want it in the clear", got.Error, err)
+	}
+	if got, err := raw.GetJob(ctx, sc.TenantID, job.ID); err != nil || !crypt.IsSealed(got.Error) {
+		t.Errorf("the store's job error=%q, %v; want it sealed", got.Error, err)
+	}
+	// The store itself holds sealed names only.
+	rawEnts, err := raw.FindEntities(ctx, lore.EntityFilter{Scope: sc})
+	if err != nil || len(rawEnts) < 3 {
+		t.Fatalf("raw FindEntities=%d, %v; want the user, the sister and the place", len(rawEnts), err)
+	}
+	for _, e := range rawEnts {
+		if !crypt.IsSealed(e.Name) || !crypt.IsSealed(e.NormalizedName) {
+			t.Errorf("stored entity name %q / %q is not sealed", e.Name, e.NormalizedName)
+		}
+		for _, a := range e.Aliases {
+			if !crypt.IsSealed(a) {
+				t.Errorf("stored alias %q is not sealed", a)
+			}
+		}
+	}
+	if err := raw.Close(); err != nil { // checkpoints the WAL into the file
+		t.Fatal(err)
+	}
+	for _, name := range []string{"lore.db", "lore.db-wal"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if os.IsNotExist(err) {
+			continue
+		}
+		for _, secret := range []string{person, place, speaker} {
+			for _, form := range []string{secret, strings.ToLower(secret)} {
+				if bytes.Contains(b, []byte(form)) {
+					t.Errorf("%s holds %q in the clear", name, form)
+				}
+			}
+		}
+	}
+}
