@@ -93,11 +93,48 @@ func (s *Store) MergeEntity(ctx context.Context, e *lore.Entity) (*lore.Entity, 
 	if g.Aliases, err = s.sealNames(ctx, t, e.Aliases); err != nil {
 		return nil, err
 	}
+	if err := s.mergeIntoLegacy(ctx, e, &g); err != nil {
+		return nil, err
+	}
 	out, err := s.Store.MergeEntity(ctx, &g)
 	if err != nil {
 		return nil, err
 	}
 	return out, s.openEntity(ctx, out)
+}
+
+// mergeIntoLegacy points a merge at an entity of a tenant whose key
+// predates sealed names (wrapped.Names) when the store holds the entity
+// under its name in the clear: g keeps that name, so the store resolves to
+// the old entity instead of creating a sealed twin, and gains the sealed
+// name as an alias, so later merges and lookups find it sealed.
+func (s *Store) mergeIntoLegacy(ctx context.Context, e, g *lore.Entity) error {
+	legacy, err := s.Keys.legacyNames(ctx, e.Scope.TenantID)
+	if err != nil || !legacy {
+		return err
+	}
+	plain := plainNames(append([]string{e.Name}, e.Aliases...))
+	if len(plain) == 0 {
+		return nil
+	}
+	old, err := s.Store.FindEntities(ctx, lore.EntityFilter{Scope: e.Scope.Namespace(), Names: plain, Limit: 1})
+	if err != nil || len(old) == 0 || IsSealed(old[0].NormalizedName) {
+		return err
+	}
+	g.Aliases = append([]string{g.Name}, g.Aliases...)
+	g.Name = old[0].NormalizedName
+	return nil
+}
+
+// plainNames returns the non-empty normalized forms of names.
+func plainNames(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if n = lore.NormalizeName(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // FindEntities seals the names it looks for and opens what the store
@@ -106,9 +143,16 @@ func (s *Store) MergeEntity(ctx context.Context, e *lore.Entity) (*lore.Entity, 
 // reads on past it until the mentions drop below the page's last: every
 // entity that could belong on the page by name is then in hand.
 func (s *Store) FindEntities(ctx context.Context, f lore.EntityFilter) ([]*lore.Entity, error) {
+	plain := plainNames(f.Names)
 	var err error
 	if f.Names, err = s.sealNames(ctx, f.Scope.TenantID, f.Names); err != nil {
 		return nil, err
+	}
+	// A tenant from before sealed names may hold them in the clear.
+	if legacy, err := s.Keys.legacyNames(ctx, f.Scope.TenantID); err != nil {
+		return nil, err
+	} else if legacy {
+		f.Names = append(f.Names, plain...)
 	}
 	offset, limit := f.Offset, f.Limit
 	if offset < 0 || limit < 0 {
@@ -197,4 +241,34 @@ func (s *Store) Speakers(ctx context.Context, scope lore.Scope) ([]string, error
 // count and list speakers by value.
 func (s *Store) sealSpeaker(ctx context.Context, tenant, speaker string) (string, error) {
 	return s.Keys.SealDeterministic(ctx, tenant, purposeSpeaker, speaker)
+}
+
+// legacyObject points a merge of a fact with a literal object at a current
+// fact of a tenant from before sealed names that states the same literal
+// in the clear: g keeps the stored literal, so the store's deduplication
+// key matches and the fact merges instead of gaining a sealed twin.
+func (s *Store) legacyObject(ctx context.Context, f, g *lore.Fact) error {
+	if f.ObjectID != "" || f.SubjectID == "" {
+		return nil
+	}
+	legacy, err := s.Keys.legacyNames(ctx, f.Scope.TenantID)
+	if err != nil || !legacy {
+		return err
+	}
+	pred, err := lore.NormalizePredicate(f.Predicate)
+	norm := lore.NormalizeName(f.Object)
+	if err != nil || norm == "" {
+		return nil // the store refuses it
+	}
+	old, err := s.Store.FindFacts(ctx, lore.FactFilter{Scope: f.Scope.Namespace(), SubjectID: f.SubjectID, Predicate: pred})
+	if err != nil {
+		return err
+	}
+	for _, o := range old {
+		if o.ObjectID == "" && !IsSealed(o.Object) && lore.NormalizeName(o.Object) == norm {
+			g.Object = o.Object
+			return nil
+		}
+	}
+	return nil
 }

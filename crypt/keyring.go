@@ -85,6 +85,10 @@ type wrapped struct {
 	Version  int    `json:"v"`
 	MasterID string `json:"master_id"`
 	Key      string `json:"key"` // base64(nonce || AES-256-GCM(master, dek))
+	// Names is set on data keys made since entity names, fact ends and
+	// speakers are sealed: such a tenant holds none of them in the clear,
+	// so the layer need not look for names written before.
+	Names bool `json:"names,omitempty"`
 }
 
 // Keyring seals and opens text under each tenant's data key, creating a
@@ -101,6 +105,9 @@ type tenantKey struct {
 	aead  cipher.AEAD
 	dek   []byte
 	blind []byte // the blind index key: HMAC(dek, "blind-index")
+	// legacy: the tenant's key predates sealed names, so its store may
+	// hold names in the clear (graph.go looks for them too).
+	legacy bool
 }
 
 // NewKeyring returns a keyring over the store's settings, under master.
@@ -136,8 +143,9 @@ func open(aead cipher.AEAD, sealed, ad []byte) ([]byte, error) {
 	return aead.Open(nil, sealed[:aead.NonceSize()], sealed[aead.NonceSize():], ad)
 }
 
-// wrapKey wraps dek for tenant under master.
-func wrapKey(master, dek []byte, tenant string) (string, error) {
+// wrapKey wraps dek for tenant under master; names says the tenant's
+// names were sealed from its first write (wrapped.Names).
+func wrapKey(master, dek []byte, tenant string, names bool) (string, error) {
 	aead, err := gcm(master)
 	if err != nil {
 		return "", err
@@ -146,32 +154,33 @@ func wrapKey(master, dek []byte, tenant string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	b, err := json.Marshal(wrapped{Version: 1, MasterID: masterID(master), Key: base64.StdEncoding.EncodeToString(ct)})
+	b, err := json.Marshal(wrapped{Version: 1, MasterID: masterID(master), Key: base64.StdEncoding.EncodeToString(ct), Names: names})
 	return string(b), err
 }
 
-// unwrapKey returns the data key a stored value wraps under master.
-func unwrapKey(master []byte, stored, tenant string) ([]byte, error) {
+// unwrapKey returns the data key a stored value wraps under master, and
+// whether the tenant's names were sealed from its first write.
+func unwrapKey(master []byte, stored, tenant string) ([]byte, bool, error) {
 	var w wrapped
 	if err := json.Unmarshal([]byte(stored), &w); err != nil {
-		return nil, fmt.Errorf("crypt: tenant %q: stored data key: %w", tenant, err)
+		return nil, false, fmt.Errorf("crypt: tenant %q: stored data key: %w", tenant, err)
 	}
 	if w.MasterID != masterID(master) {
-		return nil, lore.Errorf(lore.EUNAVAILABLE, "tenant %q's data key is wrapped by another master key (id %s, this one is %s)", tenant, w.MasterID, masterID(master))
+		return nil, false, lore.Errorf(lore.EUNAVAILABLE, "tenant %q's data key is wrapped by another master key (id %s, this one is %s)", tenant, w.MasterID, masterID(master))
 	}
 	ct, err := base64.StdEncoding.DecodeString(w.Key)
 	if err != nil {
-		return nil, fmt.Errorf("crypt: tenant %q: stored data key: %w", tenant, err)
+		return nil, false, fmt.Errorf("crypt: tenant %q: stored data key: %w", tenant, err)
 	}
 	aead, err := gcm(master)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	dek, err := open(aead, ct, []byte("dek:"+tenant))
 	if err != nil {
-		return nil, fmt.Errorf("crypt: tenant %q: unwrap data key: %w", tenant, err)
+		return nil, false, fmt.Errorf("crypt: tenant %q: unwrap data key: %w", tenant, err)
 	}
-	return dek, nil
+	return dek, w.Names, nil
 }
 
 // key returns the tenant's key, loading or creating it.
@@ -183,9 +192,10 @@ func (k *Keyring) key(ctx context.Context, tenant string) (*tenantKey, error) {
 	}
 	stored, err := k.meta.GetMeta(ctx, dekPrefix+tenant)
 	var dek []byte
+	var names bool
 	switch {
 	case err == nil:
-		if dek, err = unwrapKey(k.master, stored, tenant); err != nil {
+		if dek, names, err = unwrapKey(k.master, stored, tenant); err != nil {
 			return nil, err
 		}
 	case lore.ErrorCode(err) == lore.ENOTFOUND:
@@ -193,7 +203,7 @@ func (k *Keyring) key(ctx context.Context, tenant string) (*tenantKey, error) {
 		if _, err := rand.Read(dek); err != nil {
 			return nil, err
 		}
-		w, err := wrapKey(k.master, dek, tenant)
+		w, err := wrapKey(k.master, dek, tenant, true)
 		if err != nil {
 			return nil, err
 		}
@@ -207,11 +217,13 @@ func (k *Keyring) key(ctx context.Context, tenant string) (*tenantKey, error) {
 			if err != nil {
 				return nil, err
 			}
-			if dek, err = unwrapKey(k.master, stored, tenant); err != nil {
+			if dek, names, err = unwrapKey(k.master, stored, tenant); err != nil {
 				return nil, err
 			}
 		} else if err := k.meta.SetMeta(lore.WithoutFence(ctx), dekPrefix+tenant, w); err != nil {
 			return nil, err
+		} else {
+			names = true
 		}
 	default:
 		return nil, err
@@ -222,7 +234,7 @@ func (k *Keyring) key(ctx context.Context, tenant string) (*tenantKey, error) {
 	}
 	m := hmac.New(sha256.New, dek)
 	m.Write([]byte("lore-blind-index/1"))
-	tk := &tenantKey{aead: aead, dek: dek, blind: m.Sum(nil)}
+	tk := &tenantKey{aead: aead, dek: dek, blind: m.Sum(nil), legacy: !names}
 	k.deks[tenant] = tk
 	return tk, nil
 }
@@ -486,14 +498,14 @@ func RotateMaster(ctx context.Context, meta lore.MetaStore, oldMaster, newMaster
 		} else if err != nil {
 			return n, err
 		}
-		if dek, err := unwrapKey(newMaster, stored, t); err == nil && len(dek) == KeySize {
+		if dek, _, err := unwrapKey(newMaster, stored, t); err == nil && len(dek) == KeySize {
 			continue
 		}
-		dek, err := unwrapKey(oldMaster, stored, t)
+		dek, names, err := unwrapKey(oldMaster, stored, t)
 		if err != nil {
 			return n, err
 		}
-		w, err := wrapKey(newMaster, dek, t)
+		w, err := wrapKey(newMaster, dek, t, names)
 		if err != nil {
 			return n, err
 		}
@@ -503,4 +515,14 @@ func RotateMaster(ctx context.Context, meta lore.MetaStore, oldMaster, newMaster
 		n++
 	}
 	return n, nil
+}
+
+// legacyNames reports whether the tenant's data key predates sealed names
+// (wrapped.Names), so that its store may hold names in the clear.
+func (k *Keyring) legacyNames(ctx context.Context, tenant string) (bool, error) {
+	tk, err := k.key(ctx, tenant)
+	if err != nil {
+		return false, err
+	}
+	return tk.legacy, nil
 }

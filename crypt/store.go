@@ -192,6 +192,9 @@ func (s *Store) MergeFact(ctx context.Context, f *lore.Fact, actor string) (*lor
 	if err := s.sealTriple(ctx, f.Scope.TenantID, &g.Subject, g.ObjectID, &g.Object); err != nil {
 		return nil, "", err
 	}
+	if err := s.legacyObject(ctx, f, &g); err != nil {
+		return nil, "", err
+	}
 	out, ev, err := s.Store.MergeFact(ctx, &g, actor)
 	if err != nil {
 		return nil, "", err
