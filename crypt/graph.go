@@ -140,8 +140,9 @@ func plainNames(names []string) []string {
 // FindEntities seals the names it looks for and opens what the store
 // found, in the order the port promises: mentions descending, then name,
 // then id. The store orders ties by the sealed names, so for a page this
-// reads on past it until the mentions drop below the page's last: every
-// entity that could belong on the page by name is then in hand.
+// reads on past it (twice its length, more while they tie) until the
+// mentions drop below the page's last: every entity that could belong on
+// the page by name is then in hand.
 func (s *Store) FindEntities(ctx context.Context, f lore.EntityFilter) ([]*lore.Entity, error) {
 	plain := plainNames(f.Names)
 	var err error
@@ -162,24 +163,26 @@ func (s *Store) FindEntities(ctx context.Context, f lore.EntityFilter) ([]*lore.
 	if offset > 0 || limit > 0 {
 		g.Offset, g.Limit = 0, 0
 	}
+	want := offset + limit
 	if limit > 0 {
-		g.Limit = offset + limit
+		// Twice the page: the mentions have usually dropped by then, and
+		// one statement does.
+		g.Limit = 2 * want
 	}
 	ents, err := s.Store.FindEntities(ctx, g)
 	if err != nil {
 		return nil, err
 	}
 	if g.Limit > 0 && len(ents) == g.Limit {
-		last := ents[len(ents)-1].Mentions
-		for {
-			g.Offset += g.Limit
-			g.Limit *= 2
+		last := ents[want-1].Mentions
+		for ents[len(ents)-1].Mentions >= last {
+			g.Offset, g.Limit = len(ents), len(ents) // read as many again
 			more, err := s.Store.FindEntities(ctx, g)
 			if err != nil {
 				return nil, err
 			}
 			ents = append(ents, more...)
-			if len(more) < g.Limit || more[len(more)-1].Mentions < last {
+			if len(more) < g.Limit {
 				break
 			}
 		}

@@ -3,6 +3,7 @@ package crypt_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -151,6 +152,51 @@ func TestGraphNamesSealed(t *testing.T) {
 				if bytes.Contains(b, []byte(form)) {
 					t.Errorf("%s holds %q in the clear", name, form)
 				}
+			}
+		}
+	}
+}
+
+// TestFindEntitiesPagesAsPlain: pages of entities through the layer list
+// the same names in the same order as the plain store's pages (mentions
+// descending, then name), though the store orders ties by sealed name:
+// many ties span several pages and the reads past each page.
+func TestFindEntitiesPagesAsPlain(t *testing.T) {
+	ctx := context.Background()
+	plain, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "lore.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	enc, _, _ := open(t, t.TempDir(), master(t))
+	sc := lore.Scope{TenantID: "acme", UserID: "alice"}
+	for i := range 60 {
+		for _, st := range []lore.Store{plain, enc} {
+			if _, err := st.MergeEntity(ctx, &lore.Entity{Scope: sc, Name: fmt.Sprintf("Name %c%d", 'A'+i%26, i), Type: "person", Mentions: 1 + i%3/2*(i%5)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	names := func(es []*lore.Entity) []string {
+		var out []string
+		for _, e := range es {
+			out = append(out, fmt.Sprintf("%s/%d", e.Name, e.Mentions))
+		}
+		return out
+	}
+	for _, limit := range []int{1, 3, 7, 25, 0} {
+		for offset := 0; offset < 62; offset += max(limit, 20) {
+			f := lore.EntityFilter{Scope: sc, Limit: limit, Offset: offset}
+			want, err := plain.FindEntities(ctx, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := enc.FindEntities(ctx, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(names(got), names(want)) {
+				t.Errorf("limit %d offset %d: %q, want %q", limit, offset, names(got), names(want))
 			}
 		}
 	}
