@@ -2,8 +2,9 @@
 // AES-256-GCM, a data key per tenant wrapped by a master key that lives
 // outside the store (a file or an environment variable). Store and Index
 // wrap any lore.Store and lore.Index so that the personal text they write
-// (episode content and metadata, fact text and metadata, history) is sealed
-// under the tenant's data key, and BM25 keeps working through a blind index:
+// (episode content, speakers and metadata, fact text, ends and metadata,
+// entity names and aliases, history, job errors) is sealed under the
+// tenant's data key, and BM25 keeps working through a blind index:
 // the index sees each term as a keyed hash under a per-tenant key. Rotating
 // the master key re-wraps the data keys and re-encrypts no data.
 package crypt
