@@ -12,7 +12,8 @@ import (
 // deduplicate them by normalized name and alias, facts with a literal
 // object by the object's normalized form, and speakers by value, so these
 // are sealed deterministically (SealName, SealDeterministic): equal values
-// seal alike within a tenant and purpose, the store compares and keys on
+// seal alike within one user's graph (or an agent's own, for memories with
+// no user) and purpose, the store compares and keys on
 // the sealed form, and its uniqueness guarantees hold unchanged; a name's
 // spelling travels sealed in the part of it that normalization drops
 // (SealName), so names read back as first written. What only shows (a
@@ -24,23 +25,35 @@ const (
 	purposeSpeaker = "speaker"
 )
 
+// ownPurpose binds a purpose to the graph a scope reads: its user's, or
+// for an agent-only scope the agent's own. Every read of entities, facts
+// and speakers covers one such graph (a user's read spans its agents and
+// runs, an agent-only read never a user's), so lookups still meet, and
+// equal names of two users seal differently.
+func ownPurpose(purpose string, sc lore.Scope) string {
+	if sc.UserID != "" {
+		return purpose + "/user:" + sc.UserID
+	}
+	return purpose + "/agent:" + sc.AgentID
+}
+
 // sealName seals a name for lookup (SealName). A name that normalizes to
 // nothing is passed on as it is, for the store to refuse.
-func (s *Store) sealName(ctx context.Context, tenant, name string) (string, error) {
+func (s *Store) sealName(ctx context.Context, sc lore.Scope, name string) (string, error) {
 	if lore.NormalizeName(name) == "" {
 		return name, nil
 	}
-	return s.Keys.SealName(ctx, tenant, purposeName, name)
+	return s.Keys.SealName(ctx, sc.TenantID, ownPurpose(purposeName, sc), name)
 }
 
 // sealNames seals each name for lookup; nil stays nil.
-func (s *Store) sealNames(ctx context.Context, tenant string, names []string) ([]string, error) {
+func (s *Store) sealNames(ctx context.Context, sc lore.Scope, names []string) ([]string, error) {
 	if names == nil {
 		return nil, nil
 	}
 	out := make([]string, 0, len(names))
 	for _, n := range names {
-		v, err := s.sealName(ctx, tenant, n)
+		v, err := s.sealName(ctx, sc, n)
 		if err != nil {
 			return nil, err
 		}
@@ -52,14 +65,14 @@ func (s *Store) sealNames(ctx context.Context, tenant string, names []string) ([
 // sealObject seals a fact's object: a literal deterministically in its
 // normalized form (the store deduplicates on it), an entity's name with a
 // random nonce (the store keys on the entity's id).
-func (s *Store) sealObject(ctx context.Context, tenant, objectID, object string) (string, error) {
+func (s *Store) sealObject(ctx context.Context, sc lore.Scope, objectID, object string) (string, error) {
 	if objectID != "" {
-		return s.Keys.Seal(ctx, tenant, object)
+		return s.Keys.Seal(ctx, sc.TenantID, object)
 	}
 	if lore.NormalizeName(object) == "" {
 		return object, nil
 	}
-	return s.Keys.SealName(ctx, tenant, purposeObject, object)
+	return s.Keys.SealName(ctx, sc.TenantID, ownPurpose(purposeObject, sc), object)
 }
 
 // openEntity opens an entity's name and aliases in place.
@@ -80,17 +93,15 @@ func (s *Store) openEntity(ctx context.Context, e *lore.Entity) error {
 	return nil
 }
 
-// MergeEntity seals the entity's name and aliases (normalized) for the
-// store; e itself is left as the caller gave it. The stored entity comes
-// back with its names in normalized form.
+// MergeEntity seals the entity's name and aliases for the store; e itself
+// is left as the caller gave it.
 func (s *Store) MergeEntity(ctx context.Context, e *lore.Entity) (*lore.Entity, error) {
 	g := *e
-	t := e.Scope.TenantID
 	var err error
-	if g.Name, err = s.sealName(ctx, t, e.Name); err != nil {
+	if g.Name, err = s.sealName(ctx, e.Scope, e.Name); err != nil {
 		return nil, err
 	}
-	if g.Aliases, err = s.sealNames(ctx, t, e.Aliases); err != nil {
+	if g.Aliases, err = s.sealNames(ctx, e.Scope, e.Aliases); err != nil {
 		return nil, err
 	}
 	if err := s.mergeIntoLegacy(ctx, e, &g); err != nil {
@@ -146,7 +157,7 @@ func plainNames(names []string) []string {
 func (s *Store) FindEntities(ctx context.Context, f lore.EntityFilter) ([]*lore.Entity, error) {
 	plain := plainNames(f.Names)
 	var err error
-	if f.Names, err = s.sealNames(ctx, f.Scope.TenantID, f.Names); err != nil {
+	if f.Names, err = s.sealNames(ctx, f.Scope, f.Names); err != nil {
 		return nil, err
 	}
 	// A tenant from before sealed names may hold them in the clear.
@@ -213,12 +224,12 @@ func (s *Store) FindEntities(ctx context.Context, f lore.EntityFilter) ([]*lore.
 
 // sealTriple seals what a fact states: its subject's name with a random
 // nonce, its object as sealObject does.
-func (s *Store) sealTriple(ctx context.Context, tenant string, subject *string, objectID string, object *string) error {
+func (s *Store) sealTriple(ctx context.Context, sc lore.Scope, subject *string, objectID string, object *string) error {
 	var err error
-	if *subject, err = s.Keys.Seal(ctx, tenant, *subject); err != nil {
+	if *subject, err = s.Keys.Seal(ctx, sc.TenantID, *subject); err != nil {
 		return err
 	}
-	*object, err = s.sealObject(ctx, tenant, objectID, *object)
+	*object, err = s.sealObject(ctx, sc, objectID, *object)
 	return err
 }
 
@@ -242,8 +253,8 @@ func (s *Store) Speakers(ctx context.Context, scope lore.Scope) ([]string, error
 
 // sealSpeaker seals an episode's speaker deterministically: the stores
 // count and list speakers by value.
-func (s *Store) sealSpeaker(ctx context.Context, tenant, speaker string) (string, error) {
-	return s.Keys.SealDeterministic(ctx, tenant, purposeSpeaker, speaker)
+func (s *Store) sealSpeaker(ctx context.Context, sc lore.Scope, speaker string) (string, error) {
+	return s.Keys.SealDeterministic(ctx, sc.TenantID, ownPurpose(purposeSpeaker, sc), speaker)
 }
 
 // legacyObject points a merge of a fact with a literal object at a current

@@ -139,6 +139,23 @@ func TestGraphNamesSealed(t *testing.T) {
 			}
 		}
 	}
+	// The same name under another user seals differently; under an agent
+	// of the same user, alike (a user's reads span its agents).
+	var keys []string
+	for _, o := range []lore.Scope{sc, {TenantID: "acme", UserID: "bob"}, {TenantID: "acme", UserID: "alice", AgentID: "helper"}} {
+		e, err := st.MergeEntity(ctx, &lore.Entity{Scope: o, Name: "Rosalind", Type: "person"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := raw.FindEntities(ctx, lore.EntityFilter{Scope: o, IDs: []string{e.ID}})
+		if err != nil || len(r) != 1 {
+			t.Fatalf("raw FindEntities=%v, %v", r, err)
+		}
+		keys = append(keys, r[0].NormalizedName)
+	}
+	if keys[0] == keys[1] || keys[0] != keys[2] {
+		t.Errorf("sealed keys of one name for alice, bob, alice's agent: %q; want alice's twice and bob's apart", keys)
+	}
 	if err := raw.Close(); err != nil { // checkpoints the WAL into the file
 		t.Fatal(err)
 	}

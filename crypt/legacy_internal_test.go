@@ -59,7 +59,7 @@ func TestLegacyNamesStillResolve(t *testing.T) {
 		}
 	}
 	// The sealed name is now an alias: the raw store finds it sealed.
-	sealed, err := kr.SealName(ctx, "acme", purposeName, "emma")
+	sealed, err := kr.SealName(ctx, "acme", ownPurpose(purposeName, sc), "emma")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -109,7 +109,7 @@ func (s *Store) AddEpisodes(ctx context.Context, episodes []*lore.Episode) error
 	for i, ep := range episodes {
 		saved[i] = clear{ep.Speaker, ep.Content, ep.Metadata}
 		var err error
-		if ep.Speaker, err = s.sealSpeaker(ctx, ep.Scope.TenantID, ep.Speaker); err != nil {
+		if ep.Speaker, err = s.sealSpeaker(ctx, ep.Scope, ep.Speaker); err != nil {
 			return err
 		}
 		if ep.Content, err = s.Keys.Seal(ctx, ep.Scope.TenantID, ep.Content); err != nil {
@@ -189,7 +189,7 @@ func (s *Store) MergeFact(ctx context.Context, f *lore.Fact, actor string) (*lor
 	if g.Metadata, err = s.sealMeta(ctx, f.Scope.TenantID, f.Metadata); err != nil {
 		return nil, "", err
 	}
-	if err := s.sealTriple(ctx, f.Scope.TenantID, &g.Subject, g.ObjectID, &g.Object); err != nil {
+	if err := s.sealTriple(ctx, f.Scope, &g.Subject, g.ObjectID, &g.Object); err != nil {
 		return nil, "", err
 	}
 	if err := s.legacyObject(ctx, f, &g); err != nil {
@@ -225,7 +225,7 @@ func (s *Store) UpdateFact(ctx context.Context, scope lore.Scope, id string, upd
 	if upd.Triple != nil {
 		t := *upd.Triple
 		t.Object = strings.TrimSpace(t.Object) // as the stores store a triple's object
-		if err := s.sealTriple(ctx, scope.TenantID, &t.Subject, t.ObjectID, &t.Object); err != nil {
+		if err := s.sealTriple(ctx, scope, &t.Subject, t.ObjectID, &t.Object); err != nil {
 			return nil, err
 		}
 		upd.Triple = &t
