@@ -49,12 +49,14 @@ func BenchmarkIngest(b *testing.B) {
 			sc := lore.Scope{TenantID: "acme", UserID: "alice"}
 			ctx := context.Background()
 			b.ResetTimer()
+			cpu := processCPU()
 			for i := 0; i < b.N; i++ {
 				msg := fmt.Sprintf("%s (%d)", benchSentences[i%len(benchSentences)], i)
 				if _, err := svc.Add(ctx, ingest.AddRequest{Scope: sc, Infer: true, Sync: true, Messages: []ingest.Message{{Role: "user", Content: msg}}}); err != nil {
 					b.Fatal(err)
 				}
 			}
+			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }
@@ -90,6 +92,8 @@ func benchSearch(b *testing.B, enc bool, query string) {
 				}
 			}
 			b.ResetTimer()
+			cpu := processCPU()
+			defer func() { b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op") }()
 			for i := 0; i < b.N; i++ {
 				hits, err := idx.SearchText(ctx, lore.IndexQuery{Scope: sc, Text: query, Limit: 10})
 				if err != nil || len(hits) == 0 {
@@ -139,12 +143,15 @@ func BenchmarkEntityLink(b *testing.B) {
 				}
 				f := c.filter(sc)
 				b.ResetTimer()
+				cpu := processCPU()
 				for i := 0; i < b.N; i++ {
 					got, err := st.FindEntities(ctx, f)
 					if err != nil || len(got) == 0 {
 						b.Fatalf("FindEntities: %v, %d", err, len(got))
 					}
 				}
+				// CPU time, less sensitive than wall time to a loaded machine.
+				b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
 			})
 		}
 	}
