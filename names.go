@@ -27,6 +27,7 @@ type NameRewriter interface {
 	// NormalizeName of its new name, and an alias equal to it is dropped;
 	// a literal fact's deduplication key follows its new object. A new
 	// name another entity of the namespace already holds is ECONFLICT. It
-	// returns how many stored values changed.
+	// returns how many stored values changed. fn runs within the store's
+	// write transaction and must not write to the store.
 	RewriteNames(ctx context.Context, scope Scope, fn func(kind NameKind, value string) (string, error)) (int, error)
 }

@@ -218,3 +218,61 @@ func TestFindEntitiesPagesAsPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestEncryptionTurnedOnLater: a store that ran without encryption holds
+// its names in the clear. Turned on, the layer still resolves them (a name
+// stated again is no new entity), lore keys reseal seals them in place,
+// and retrieval answers as before.
+func TestEncryptionTurnedOnLater(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	plain, err := sqlite.Open(ctx, filepath.Join(dir, "lore.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := lore.Scope{TenantID: "acme", UserID: "maya"}
+	svc := &ingest.Service{Store: plain, Index: plain.Index(), Extractor: rules.New(), Config: ingest.DefaultConfig()}
+	if _, err := svc.Add(ctx, ingest.AddRequest{Scope: sc, Infer: true, Sync: true, Messages: []ingest.Message{
+		{Role: "user", Name: "Maya", Content: "My sister Emma lives in Rome."}}}); err != nil {
+		t.Fatal(err)
+	}
+	before, err := plain.FindEntities(ctx, lore.EntityFilter{Scope: sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain.Index().Close()
+	plain.Close()
+
+	st, idx, raw := open(t, dir, master(t))
+	svc = &ingest.Service{Store: st, Index: idx, Extractor: rules.New(), Config: ingest.DefaultConfig()}
+	if _, err := svc.Add(ctx, ingest.AddRequest{Scope: sc, Infer: true, Sync: true, Messages: []ingest.Message{
+		{Role: "user", Name: "Maya", Content: "My sister Emma lives in Rome."}}}); err != nil {
+		t.Fatal(err)
+	}
+	after, err := st.FindEntities(ctx, lore.EntityFilter{Scope: sc})
+	if err != nil || len(after) != len(before) {
+		t.Fatalf("entities after the same message under encryption: %d, %v; want the %d there were", len(after), err, len(before))
+	}
+	n, err := st.ResealNames(ctx, sc.TenantID)
+	if err != nil || n == 0 {
+		t.Fatalf("ResealNames=%d, %v; want names sealed", n, err)
+	}
+	rawEnts, err := raw.FindEntities(ctx, lore.EntityFilter{Scope: sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range rawEnts {
+		if !crypt.IsSealed(e.Name) {
+			t.Errorf("entity %q still in the clear after the reseal", e.Name)
+		}
+	}
+	for _, name := range []string{"Emma", "rome"} {
+		got, err := st.FindEntities(ctx, lore.EntityFilter{Scope: sc, Names: []string{name}})
+		if err != nil || len(got) != 1 {
+			t.Errorf("FindEntities(%q) after the reseal=%v, %v; want one", name, got, err)
+		}
+	}
+	if sp, err := st.Speakers(ctx, sc); err != nil || !slices.Equal(sp, []string{"Maya"}) {
+		t.Errorf("Speakers=%q, %v; want [Maya]", sp, err)
+	}
+}

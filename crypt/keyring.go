@@ -25,6 +25,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/lore-memory/lore"
 )
@@ -86,9 +87,10 @@ type wrapped struct {
 	Version  int    `json:"v"`
 	MasterID string `json:"master_id"`
 	Key      string `json:"key"` // base64(nonce || AES-256-GCM(master, dek))
-	// Names is set on data keys made since entity names, fact ends and
-	// speakers are sealed: such a tenant holds none of them in the clear,
-	// so the layer need not look for names written before.
+	// Names is set on a data key made for a tenant that held nothing yet,
+	// since entity names, fact ends and speakers are sealed, and by
+	// ResealNames: such a tenant holds none of them in the clear, so the
+	// layer need not look for names written before.
 	Names bool `json:"names,omitempty"`
 }
 
@@ -107,8 +109,9 @@ type tenantKey struct {
 	dek   []byte
 	blind []byte // the blind index key: HMAC(dek, "blind-index")
 	// legacy: the tenant's key predates sealed names, so its store may
-	// hold names in the clear (graph.go looks for them too).
-	legacy bool
+	// hold names in the clear (graph.go looks for them too) until
+	// ResealNames has sealed them.
+	legacy atomic.Bool
 }
 
 // NewKeyring returns a keyring over the store's settings, under master.
@@ -204,7 +207,13 @@ func (k *Keyring) key(ctx context.Context, tenant string) (*tenantKey, error) {
 		if _, err := rand.Read(dek); err != nil {
 			return nil, err
 		}
-		w, err := wrapKey(k.master, dek, tenant, true)
+		// A tenant that stored anything before its first key (a store
+		// that ran without encryption) may hold names in the clear.
+		fresh, err := k.empty(ctx, tenant)
+		if err != nil {
+			return nil, err
+		}
+		w, err := wrapKey(k.master, dek, tenant, fresh)
 		if err != nil {
 			return nil, err
 		}
@@ -224,7 +233,7 @@ func (k *Keyring) key(ctx context.Context, tenant string) (*tenantKey, error) {
 		} else if err := k.meta.SetMeta(lore.WithoutFence(ctx), dekPrefix+tenant, w); err != nil {
 			return nil, err
 		} else {
-			names = true
+			names = fresh
 		}
 	default:
 		return nil, err
@@ -235,9 +244,24 @@ func (k *Keyring) key(ctx context.Context, tenant string) (*tenantKey, error) {
 	}
 	m := hmac.New(sha256.New, dek)
 	m.Write([]byte("lore-blind-index/1"))
-	tk := &tenantKey{aead: aead, dek: dek, blind: m.Sum(nil), legacy: !names}
+	tk := &tenantKey{aead: aead, dek: dek, blind: m.Sum(nil)}
+	tk.legacy.Store(!names)
 	k.deks[tenant] = tk
 	return tk, nil
+}
+
+// empty reports whether the store holds nothing of the tenant yet, as far
+// as it can tell (a store that cannot list a tenant's users may).
+func (k *Keyring) empty(ctx context.Context, tenant string) (bool, error) {
+	d, ok := k.meta.(lore.Directory)
+	if !ok {
+		return false, nil
+	}
+	scopes, err := d.Scopes(ctx, tenant, 1)
+	if err != nil {
+		return false, err
+	}
+	return len(scopes) == 0, nil
 }
 
 // register adds tenant to the list rotate-master walks.
@@ -525,5 +549,24 @@ func (k *Keyring) legacyNames(ctx context.Context, tenant string) (bool, error) 
 	if err != nil {
 		return false, err
 	}
-	return tk.legacy, nil
+	return tk.legacy.Load(), nil
+}
+
+// markNamesSealed records on the tenant's wrapped key that the tenant
+// holds no name in the clear any more (ResealNames), so lookups stop
+// trying the clear form.
+func (k *Keyring) markNamesSealed(ctx context.Context, tenant string) error {
+	tk, err := k.key(ctx, tenant)
+	if err != nil || !tk.legacy.Load() {
+		return err
+	}
+	w, err := wrapKey(k.master, tk.dek, tenant, true)
+	if err != nil {
+		return err
+	}
+	if err := k.meta.SetMeta(lore.WithoutFence(ctx), dekPrefix+tenant, w); err != nil {
+		return err
+	}
+	tk.legacy.Store(false)
+	return nil
 }
