@@ -26,11 +26,12 @@ const (
 	AuditRetention    = "retention"     // the retention sweeper removed expired memories or raw text
 	AuditRetentionSet = "retention.set" // a tenant's retention policy changed
 	AuditRotateMaster = "keys.rotate"   // the encryption master key rotated
+	AuditReseal       = "keys.reseal"   // a tenant's names written in the clear sealed (lore keys reseal)
 )
 
 // AuditActions lists every action a record may hold.
 var AuditActions = []string{AuditErase, AuditEraseTenant, AuditExport, AuditImport, AuditKeyCreate, AuditKeyRevoke,
-	AuditAuthFailure, AuditRead, AuditRetention, AuditRetentionSet, AuditRotateMaster}
+	AuditAuthFailure, AuditRead, AuditRetention, AuditRetentionSet, AuditRotateMaster, AuditReseal}
 
 // Audit outcomes.
 const (

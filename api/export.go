@@ -27,7 +27,12 @@ func (s *Server) exportUser(c *gin.Context) {
 	c.Header("Content-Disposition", `attachment; filename="lore-export.jsonl"`)
 	c.Header("Cache-Control", "no-store")
 	c.Status(http.StatusOK)
-	n, err := export.Write(c.Request.Context(), c.Writer, s.Store, scope, time.Now())
+	var opts []export.Option
+	if s.Audit != nil {
+		p, _ := s.Audit.Pseudonym(scope)
+		opts = append(opts, export.WithAuditPseudonym(p))
+	}
+	n, err := export.Write(c.Request.Context(), c.Writer, s.Store, scope, time.Now(), opts...)
 	if err != nil {
 		s.logger().Error("api: export cut short", "tenant", scope.TenantID, "err", err)
 	}

@@ -114,3 +114,14 @@ func (s *Store) PendingJobs(ctx context.Context, tenantID string) (int, error) {
 	}
 	return p.PendingJobs(ctx, tenantID)
 }
+
+var _ lore.AuditSubjectWriter = (*Store)(nil)
+
+// PutAuditSubject passes through (a mapping holds ids only).
+func (s *Store) PutAuditSubject(ctx context.Context, tenantID, pseudonym string, sub lore.AuditSubject) error {
+	p, err := port[lore.AuditSubjectWriter](s)
+	if err != nil {
+		return err
+	}
+	return p.PutAuditSubject(ctx, tenantID, pseudonym, sub)
+}

@@ -25,6 +25,11 @@ func (s *Store) sealJob(ctx context.Context, job *lore.Job) (*lore.Job, error) {
 			return nil, err
 		}
 	}
+	// An error can quote what the user said ("entity name %q …").
+	var err error
+	if c.Error, err = s.Keys.Seal(ctx, t, job.Error); err != nil {
+		return nil, err
+	}
 	c.Events = slices.Clone(job.Events)
 	for i := range c.Events {
 		var err error
@@ -38,8 +43,11 @@ func (s *Store) sealJob(ctx context.Context, job *lore.Job) (*lore.Job, error) {
 // openJob opens what sealJob sealed, in place.
 func (s *Store) openJob(ctx context.Context, job *lore.Job) error {
 	t := job.Scope.TenantID
+	var err error
+	if job.Error, err = s.Keys.Open(ctx, t, job.Error); err != nil {
+		return err
+	}
 	for i, v := range job.EpisodeIDs {
-		var err error
 		if job.EpisodeIDs[i], err = s.Keys.Open(ctx, t, v); err != nil {
 			return err
 		}
@@ -63,7 +71,7 @@ func (s *Store) EnqueueJob(ctx context.Context, job *lore.Job) error {
 	if err := s.Store.EnqueueJob(ctx, c); err != nil {
 		return err
 	}
-	c.EpisodeIDs, c.Events = job.EpisodeIDs, job.Events
+	c.EpisodeIDs, c.Events, c.Error = job.EpisodeIDs, job.Events, job.Error
 	*job = *c
 	return nil
 }

@@ -2,8 +2,9 @@
 // AES-256-GCM, a data key per tenant wrapped by a master key that lives
 // outside the store (a file or an environment variable). Store and Index
 // wrap any lore.Store and lore.Index so that the personal text they write
-// (episode content and metadata, fact text and metadata, history) is sealed
-// under the tenant's data key, and BM25 keeps working through a blind index:
+// (episode content, speakers and metadata, fact text, ends and metadata,
+// entity names and aliases, history, job errors) is sealed under the
+// tenant's data key, and BM25 keeps working through a blind index:
 // the index sees each term as a keyed hash under a per-tenant key. Rotating
 // the master key re-wraps the data keys and re-encrypts no data.
 package crypt
@@ -15,6 +16,7 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
+	"encoding/base32"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -23,6 +25,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/lore-memory/lore"
 )
@@ -84,6 +87,11 @@ type wrapped struct {
 	Version  int    `json:"v"`
 	MasterID string `json:"master_id"`
 	Key      string `json:"key"` // base64(nonce || AES-256-GCM(master, dek))
+	// Names is set on a data key made for a tenant that held nothing yet,
+	// since entity names, fact ends and speakers are sealed, and by
+	// ResealNames: such a tenant holds none of them in the clear, so the
+	// layer need not look for names written before.
+	Names bool `json:"names,omitempty"`
 }
 
 // Keyring seals and opens text under each tenant's data key, creating a
@@ -100,6 +108,10 @@ type tenantKey struct {
 	aead  cipher.AEAD
 	dek   []byte
 	blind []byte // the blind index key: HMAC(dek, "blind-index")
+	// legacy: the tenant's key predates sealed names, so its store may
+	// hold names in the clear (graph.go looks for them too) until
+	// ResealNames has sealed them.
+	legacy atomic.Bool
 }
 
 // NewKeyring returns a keyring over the store's settings, under master.
@@ -135,8 +147,9 @@ func open(aead cipher.AEAD, sealed, ad []byte) ([]byte, error) {
 	return aead.Open(nil, sealed[:aead.NonceSize()], sealed[aead.NonceSize():], ad)
 }
 
-// wrapKey wraps dek for tenant under master.
-func wrapKey(master, dek []byte, tenant string) (string, error) {
+// wrapKey wraps dek for tenant under master; names says the tenant's
+// names were sealed from its first write (wrapped.Names).
+func wrapKey(master, dek []byte, tenant string, names bool) (string, error) {
 	aead, err := gcm(master)
 	if err != nil {
 		return "", err
@@ -145,32 +158,33 @@ func wrapKey(master, dek []byte, tenant string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	b, err := json.Marshal(wrapped{Version: 1, MasterID: masterID(master), Key: base64.StdEncoding.EncodeToString(ct)})
+	b, err := json.Marshal(wrapped{Version: 1, MasterID: masterID(master), Key: base64.StdEncoding.EncodeToString(ct), Names: names})
 	return string(b), err
 }
 
-// unwrapKey returns the data key a stored value wraps under master.
-func unwrapKey(master []byte, stored, tenant string) ([]byte, error) {
+// unwrapKey returns the data key a stored value wraps under master, and
+// whether the tenant's names were sealed from its first write.
+func unwrapKey(master []byte, stored, tenant string) ([]byte, bool, error) {
 	var w wrapped
 	if err := json.Unmarshal([]byte(stored), &w); err != nil {
-		return nil, fmt.Errorf("crypt: tenant %q: stored data key: %w", tenant, err)
+		return nil, false, fmt.Errorf("crypt: tenant %q: stored data key: %w", tenant, err)
 	}
 	if w.MasterID != masterID(master) {
-		return nil, lore.Errorf(lore.EUNAVAILABLE, "tenant %q's data key is wrapped by another master key (id %s, this one is %s)", tenant, w.MasterID, masterID(master))
+		return nil, false, lore.Errorf(lore.EUNAVAILABLE, "tenant %q's data key is wrapped by another master key (id %s, this one is %s)", tenant, w.MasterID, masterID(master))
 	}
 	ct, err := base64.StdEncoding.DecodeString(w.Key)
 	if err != nil {
-		return nil, fmt.Errorf("crypt: tenant %q: stored data key: %w", tenant, err)
+		return nil, false, fmt.Errorf("crypt: tenant %q: stored data key: %w", tenant, err)
 	}
 	aead, err := gcm(master)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	dek, err := open(aead, ct, []byte("dek:"+tenant))
 	if err != nil {
-		return nil, fmt.Errorf("crypt: tenant %q: unwrap data key: %w", tenant, err)
+		return nil, false, fmt.Errorf("crypt: tenant %q: unwrap data key: %w", tenant, err)
 	}
-	return dek, nil
+	return dek, w.Names, nil
 }
 
 // key returns the tenant's key, loading or creating it.
@@ -182,9 +196,10 @@ func (k *Keyring) key(ctx context.Context, tenant string) (*tenantKey, error) {
 	}
 	stored, err := k.meta.GetMeta(ctx, dekPrefix+tenant)
 	var dek []byte
+	var names bool
 	switch {
 	case err == nil:
-		if dek, err = unwrapKey(k.master, stored, tenant); err != nil {
+		if dek, names, err = unwrapKey(k.master, stored, tenant); err != nil {
 			return nil, err
 		}
 	case lore.ErrorCode(err) == lore.ENOTFOUND:
@@ -192,7 +207,13 @@ func (k *Keyring) key(ctx context.Context, tenant string) (*tenantKey, error) {
 		if _, err := rand.Read(dek); err != nil {
 			return nil, err
 		}
-		w, err := wrapKey(k.master, dek, tenant)
+		// A tenant that stored anything before its first key (a store
+		// that ran without encryption) may hold names in the clear.
+		fresh, err := k.empty(ctx, tenant)
+		if err != nil {
+			return nil, err
+		}
+		w, err := wrapKey(k.master, dek, tenant, fresh)
 		if err != nil {
 			return nil, err
 		}
@@ -206,11 +227,13 @@ func (k *Keyring) key(ctx context.Context, tenant string) (*tenantKey, error) {
 			if err != nil {
 				return nil, err
 			}
-			if dek, err = unwrapKey(k.master, stored, tenant); err != nil {
+			if dek, names, err = unwrapKey(k.master, stored, tenant); err != nil {
 				return nil, err
 			}
 		} else if err := k.meta.SetMeta(lore.WithoutFence(ctx), dekPrefix+tenant, w); err != nil {
 			return nil, err
+		} else {
+			names = fresh
 		}
 	default:
 		return nil, err
@@ -222,8 +245,23 @@ func (k *Keyring) key(ctx context.Context, tenant string) (*tenantKey, error) {
 	m := hmac.New(sha256.New, dek)
 	m.Write([]byte("lore-blind-index/1"))
 	tk := &tenantKey{aead: aead, dek: dek, blind: m.Sum(nil)}
+	tk.legacy.Store(!names)
 	k.deks[tenant] = tk
 	return tk, nil
+}
+
+// empty reports whether the store holds nothing of the tenant yet, as far
+// as it can tell (a store that cannot list a tenant's users may).
+func (k *Keyring) empty(ctx context.Context, tenant string) (bool, error) {
+	d, ok := k.meta.(lore.Directory)
+	if !ok {
+		return false, nil
+	}
+	scopes, err := d.Scopes(ctx, tenant, 1)
+	if err != nil {
+		return false, err
+	}
+	return len(scopes) == 0, nil
 }
 
 // register adds tenant to the list rotate-master walks.
@@ -284,27 +322,128 @@ func (k *Keyring) SealDeterministic(ctx context.Context, tenant, purpose, plain 
 	if plain == "" {
 		return "", nil
 	}
-	tk, err := k.key(ctx, tenant)
+	ct, err := k.siv(ctx, tenant, purpose, plain)
 	if err != nil {
 		return "", err
+	}
+	return Prefix + base64.RawStdEncoding.EncodeToString(ct), nil
+}
+
+// NamePrefix starts a name sealed by SealName.
+const NamePrefix = "lore:encn:1:"
+
+// nameEncoding is lowercase base32 without padding: letters and digits
+// only, so lore.NormalizeName leaves a sealed name as it is.
+var nameEncoding = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+// displayDigits write the sealed display form of a name, four bits a
+// character: punctuation and symbols only, which lore.NormalizeName trims
+// from the end of a name, and none that JSON escapes.
+const displayDigits = "!#$%&*+-./:;<=>?"
+
+// SealName seals a name the stores look up or deduplicate by value (an
+// entity's name or alias, a literal fact object). Its normalized form
+// (lore.NormalizeName) is sealed deterministically, as SealDeterministic
+// does, and written in lowercase letters and digits after NamePrefix;
+// when the name differs from that form (capitals, spacing), the name
+// itself follows, sealed with a random nonce and written in punctuation.
+// lore.NormalizeName of the result is therefore its deterministic part:
+// a store that keys on the normalized name keys on the sealed normalized
+// name, and names equal once normalized meet there, while the store's
+// display copy of the name keeps its spelling. Open opens either part,
+// the display one when there is one.
+func (k *Keyring) SealName(ctx context.Context, tenant, purpose, name string) (string, error) {
+	norm := lore.NormalizeName(name)
+	if norm == "" {
+		return "", nil
+	}
+	ct, err := k.siv(ctx, tenant, purpose, norm)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString(NamePrefix)
+	b.WriteString(nameEncoding.EncodeToString(ct))
+	if name != norm {
+		tk, err := k.key(ctx, tenant)
+		if err != nil {
+			return "", err
+		}
+		disp, err := seal(tk.aead, []byte(name), []byte(tenant))
+		if err != nil {
+			return "", err
+		}
+		for _, c := range disp {
+			b.WriteByte(displayDigits[c>>4])
+			b.WriteByte(displayDigits[c&15])
+		}
+	}
+	return b.String(), nil
+}
+
+// splitName returns the deterministic and the display part of a sealed
+// name, decoded.
+func splitName(rest string) (det, disp []byte, err error) {
+	i := strings.IndexAny(rest, displayDigits)
+	if i < 0 {
+		i = len(rest)
+	}
+	if det, err = nameEncoding.DecodeString(rest[:i]); err != nil {
+		return nil, nil, err
+	}
+	tail := rest[i:]
+	if len(tail)%2 != 0 {
+		return nil, nil, errors.New("odd display part")
+	}
+	for j := 0; j < len(tail); j += 2 {
+		hi, lo := strings.IndexByte(displayDigits, tail[j]), strings.IndexByte(displayDigits, tail[j+1])
+		if hi < 0 || lo < 0 {
+			return nil, nil, errors.New("bad display digit")
+		}
+		disp = append(disp, byte(hi<<4|lo))
+	}
+	return det, disp, nil
+}
+
+// siv returns nonce || AES-256-GCM(plain) with the nonce a truncated
+// HMAC-SHA256 of plain under a key derived from the data key and purpose,
+// the tenant bound in as associated data.
+func (k *Keyring) siv(ctx context.Context, tenant, purpose, plain string) ([]byte, error) {
+	tk, err := k.key(ctx, tenant)
+	if err != nil {
+		return nil, err
 	}
 	d := hmac.New(sha256.New, tk.dek)
 	d.Write([]byte("lore-siv/1/" + purpose))
 	m := hmac.New(sha256.New, d.Sum(nil))
 	m.Write([]byte(plain))
 	nonce := m.Sum(nil)[:tk.aead.NonceSize()]
-	ct := tk.aead.Seal(slices.Clip(nonce), nonce, []byte(plain), []byte(tenant))
-	return Prefix + base64.RawStdEncoding.EncodeToString(ct), nil
+	return tk.aead.Seal(slices.Clip(nonce), nonce, []byte(plain), []byte(tenant)), nil
 }
 
-// Open decrypts a value Seal made for the tenant; a value without Prefix
-// (written before encryption was on) comes back as it is.
+// IsSealed reports whether s is a value Seal, SealDeterministic or
+// SealName made.
+func IsSealed(s string) bool {
+	return strings.HasPrefix(s, Prefix) || strings.HasPrefix(s, NamePrefix)
+}
+
+// Open decrypts a value Seal, SealDeterministic or SealName made for the
+// tenant; a value without either prefix (written before encryption, or
+// before that field was sealed) comes back as it is.
 func (k *Keyring) Open(ctx context.Context, tenant, s string) (string, error) {
-	rest, ok := strings.CutPrefix(s, Prefix)
-	if !ok {
+	var ct []byte
+	var err error
+	if rest, ok := strings.CutPrefix(s, Prefix); ok {
+		ct, err = base64.RawStdEncoding.DecodeString(rest)
+	} else if rest, ok := strings.CutPrefix(s, NamePrefix); ok {
+		var disp []byte
+		ct, disp, err = splitName(rest)
+		if len(disp) > 0 {
+			ct = disp
+		}
+	} else {
 		return s, nil
 	}
-	ct, err := base64.RawStdEncoding.DecodeString(rest)
 	if err != nil {
 		return "", fmt.Errorf("crypt: sealed value: %w", err)
 	}
@@ -384,14 +523,14 @@ func RotateMaster(ctx context.Context, meta lore.MetaStore, oldMaster, newMaster
 		} else if err != nil {
 			return n, err
 		}
-		if dek, err := unwrapKey(newMaster, stored, t); err == nil && len(dek) == KeySize {
+		if dek, _, err := unwrapKey(newMaster, stored, t); err == nil && len(dek) == KeySize {
 			continue
 		}
-		dek, err := unwrapKey(oldMaster, stored, t)
+		dek, names, err := unwrapKey(oldMaster, stored, t)
 		if err != nil {
 			return n, err
 		}
-		w, err := wrapKey(newMaster, dek, t)
+		w, err := wrapKey(newMaster, dek, t, names)
 		if err != nil {
 			return n, err
 		}
@@ -401,4 +540,33 @@ func RotateMaster(ctx context.Context, meta lore.MetaStore, oldMaster, newMaster
 		n++
 	}
 	return n, nil
+}
+
+// legacyNames reports whether the tenant's data key predates sealed names
+// (wrapped.Names), so that its store may hold names in the clear.
+func (k *Keyring) legacyNames(ctx context.Context, tenant string) (bool, error) {
+	tk, err := k.key(ctx, tenant)
+	if err != nil {
+		return false, err
+	}
+	return tk.legacy.Load(), nil
+}
+
+// markNamesSealed records on the tenant's wrapped key that the tenant
+// holds no name in the clear any more (ResealNames), so lookups stop
+// trying the clear form.
+func (k *Keyring) markNamesSealed(ctx context.Context, tenant string) error {
+	tk, err := k.key(ctx, tenant)
+	if err != nil || !tk.legacy.Load() {
+		return err
+	}
+	w, err := wrapKey(k.master, tk.dek, tenant, true)
+	if err != nil {
+		return err
+	}
+	if err := k.meta.SetMeta(lore.WithoutFence(ctx), dekPrefix+tenant, w); err != nil {
+		return err
+	}
+	tk.legacy.Store(false)
+	return nil
 }

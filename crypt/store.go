@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/lore-memory/lore"
@@ -14,11 +15,11 @@ import (
 const sealedKey = "_lore_sealed"
 
 // Store wraps a lore.Store and seals the personal text it writes under the
-// tenant's data key: episode content and metadata, fact text and metadata,
-// the text of update reasons; reads open it again. Entity names, predicates,
-// fact subjects and objects, ids, times and vectors stay in the clear (the
-// graph's lookups and deduplication need them). It passes the erase, key,
-// audit and retention ports through, so every feature works on top of it.
+// tenant's data key: episode content, speaker and metadata, fact text,
+// subject, object and metadata, entity names and aliases (graph.go), the
+// text of update reasons; reads open it again. Predicates, ids, times and
+// vectors stay in the clear. It passes the erase, key, audit and retention
+// ports through, so every feature works on top of it.
 type Store struct {
 	lore.Store
 	Keys *Keyring
@@ -71,6 +72,9 @@ func (s *Store) openMeta(ctx context.Context, tenant string, m map[string]any) (
 
 func (s *Store) openEpisode(ctx context.Context, ep *lore.Episode) error {
 	var err error
+	if ep.Speaker, err = s.Keys.Open(ctx, ep.Scope.TenantID, ep.Speaker); err != nil {
+		return err
+	}
 	if ep.Content, err = s.Keys.Open(ctx, ep.Scope.TenantID, ep.Content); err != nil {
 		return err
 	}
@@ -80,6 +84,12 @@ func (s *Store) openEpisode(ctx context.Context, ep *lore.Episode) error {
 
 func (s *Store) openFact(ctx context.Context, f *lore.Fact) error {
 	var err error
+	if f.Subject, err = s.Keys.Open(ctx, f.Scope.TenantID, f.Subject); err != nil {
+		return err
+	}
+	if f.Object, err = s.Keys.Open(ctx, f.Scope.TenantID, f.Object); err != nil {
+		return err
+	}
 	if f.Text, err = s.Keys.Open(ctx, f.Scope.TenantID, f.Text); err != nil {
 		return err
 	}
@@ -92,13 +102,16 @@ func (s *Store) openFact(ctx context.Context, f *lore.Fact) error {
 // the store assigned.
 func (s *Store) AddEpisodes(ctx context.Context, episodes []*lore.Episode) error {
 	type clear struct {
-		content string
-		meta    map[string]any
+		speaker, content string
+		meta             map[string]any
 	}
 	saved := make([]clear, len(episodes))
 	for i, ep := range episodes {
-		saved[i] = clear{ep.Content, ep.Metadata}
+		saved[i] = clear{ep.Speaker, ep.Content, ep.Metadata}
 		var err error
+		if ep.Speaker, err = s.sealSpeaker(ctx, ep.Scope, ep.Speaker); err != nil {
+			return err
+		}
 		if ep.Content, err = s.Keys.Seal(ctx, ep.Scope.TenantID, ep.Content); err != nil {
 			return err
 		}
@@ -108,7 +121,7 @@ func (s *Store) AddEpisodes(ctx context.Context, episodes []*lore.Episode) error
 	}
 	err := s.Store.AddEpisodes(ctx, episodes)
 	for i, ep := range episodes {
-		ep.Content, ep.Metadata = saved[i].content, saved[i].meta
+		ep.Speaker, ep.Content, ep.Metadata = saved[i].speaker, saved[i].content, saved[i].meta
 	}
 	return err
 }
@@ -176,6 +189,12 @@ func (s *Store) MergeFact(ctx context.Context, f *lore.Fact, actor string) (*lor
 	if g.Metadata, err = s.sealMeta(ctx, f.Scope.TenantID, f.Metadata); err != nil {
 		return nil, "", err
 	}
+	if err := s.sealTriple(ctx, f.Scope, &g.Subject, g.ObjectID, &g.Object); err != nil {
+		return nil, "", err
+	}
+	if err := s.legacyObject(ctx, f, &g); err != nil {
+		return nil, "", err
+	}
 	out, ev, err := s.Store.MergeFact(ctx, &g, actor)
 	if err != nil {
 		return nil, "", err
@@ -202,6 +221,14 @@ func (s *Store) FindFacts(ctx context.Context, f lore.FactFilter) ([]*lore.Fact,
 func (s *Store) UpdateFact(ctx context.Context, scope lore.Scope, id string, upd lore.FactUpdate) (*lore.Fact, error) {
 	if err := s.sealUpdate(ctx, scope.TenantID, &upd.Text, &upd.Metadata, &upd.Reason); err != nil {
 		return nil, err
+	}
+	if upd.Triple != nil {
+		t := *upd.Triple
+		t.Object = strings.TrimSpace(t.Object) // as the stores store a triple's object
+		if err := s.sealTriple(ctx, scope, &t.Subject, t.ObjectID, &t.Object); err != nil {
+			return nil, err
+		}
+		upd.Triple = &t
 	}
 	f, err := s.Store.UpdateFact(ctx, scope, id, upd)
 	if err != nil {

@@ -16,7 +16,10 @@
 // ({"type":"verdict","verdict":…}), usage counts ({"type":"usage",…}) and
 // answers-that-worked rows ({"type":"success",…}). A store that keeps query
 // logs (lore.QueryLogStore) adds the user's logged searches that have not
-// expired ({"type":"query","query":…}) after the profile.
+// expired ({"type":"query","query":…}) after the profile. Given the
+// audit log's pseudonym for the user (WithAuditPseudonym), the file names
+// it ({"type":"audit_subject",…}), and an import that leaves the user
+// where they were restores the mapping (audit.go).
 package export
 
 import (
@@ -67,6 +70,9 @@ type Record struct {
 	Usage      *lore.UsageRecord   `json:"usage,omitempty"`
 	Success    *lore.SuccessRecord `json:"success,omitempty"`
 	Query      *lore.QueryLogEntry `json:"query,omitempty"`
+	// AuditSubject is the pseudonym the audit log names the user by
+	// (audit.go).
+	AuditSubject *AuditSubject `json:"audit_subject,omitempty"`
 }
 
 // Counts is how many records of each kind an export holds.
@@ -80,6 +86,8 @@ type Counts struct {
 	Usage     int `json:"usage,omitempty"`
 	Successes int `json:"successes,omitempty"`
 	Queries   int `json:"queries,omitempty"` // logged searches (query log)
+	// AuditSubjects counts the audit pseudonym records (audit.go).
+	AuditSubjects int `json:"audit_subjects,omitempty"`
 }
 
 // page is how many records one store read returns.
@@ -88,8 +96,12 @@ const page = 500
 // Write writes everything the store holds in scope to w, as it reads it,
 // page by page: episodes and facts with their history, and entities. A
 // failure part-way leaves the file without its end record.
-func Write(ctx context.Context, w io.Writer, st lore.GraphStore, scope lore.Scope, now time.Time) (Counts, error) {
+func Write(ctx context.Context, w io.Writer, st lore.GraphStore, scope lore.Scope, now time.Time, opts ...Option) (Counts, error) {
 	var n Counts
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	if err := scope.Validate(); err != nil {
 		return n, err
 	}
@@ -190,6 +202,9 @@ func Write(ctx context.Context, w io.Writer, st lore.GraphStore, scope lore.Scop
 			return n, err
 		}
 	}
+	if err := writeAuditSubject(enc, o, scope, &n); err != nil { // audit.go
+		return n, err
+	}
 	if err := enc.Encode(Record{Type: TypeEnd, Counts: &n}); err != nil {
 		return n, fmt.Errorf("export: write: %w", err)
 	}
@@ -243,6 +258,8 @@ type Dump struct {
 	Usage     []lore.UsageRecord
 	Successes []lore.SuccessRecord
 	Queries   []lore.QueryLogEntry
+	// AuditSubjects are the audit pseudonyms the export names (audit.go).
+	AuditSubjects []AuditSubject
 }
 
 // IsExport reports whether data starts like an export (its header line).
@@ -299,9 +316,15 @@ func Read(r io.Reader) (*Dump, error) {
 			d.Successes = append(d.Successes, *rec.Success)
 		case rec.Type == TypeQuery && rec.Query != nil:
 			d.Queries = append(d.Queries, *rec.Query)
+		case rec.Type == TypeAuditSubject && rec.AuditSubject != nil:
+			if err := checkAuditSubject(d.Scope, *rec.AuditSubject); err != nil {
+				return nil, lore.Errorf(lore.EINVALID, "export line %d: %s", line, lore.ErrorMessage(err))
+			}
+			d.AuditSubjects = append(d.AuditSubjects, *rec.AuditSubject)
 		case rec.Type == TypeEnd && rec.Counts != nil:
 			want := Counts{Episodes: len(d.Episodes), Entities: len(d.Entities), Facts: len(d.Facts), Profile: len(d.Profile),
-				Verdicts: len(d.Verdicts), Usage: len(d.Usage), Successes: len(d.Successes), Queries: len(d.Queries)}
+				Verdicts: len(d.Verdicts), Usage: len(d.Usage), Successes: len(d.Successes), Queries: len(d.Queries),
+				AuditSubjects: len(d.AuditSubjects)}
 			if *rec.Counts != want {
 				return nil, lore.Errorf(lore.EINVALID, "export line %d: the end record counts %+v, the file holds %+v", line, *rec.Counts, want)
 			}
@@ -418,6 +441,9 @@ func Import(ctx context.Context, st lore.GraphStore, d *Dump, remap func(lore.Sc
 		return n, err
 	}
 	if err := importQueryLog(ctx, st, d, remap, &n); err != nil { // profile.go
+		return n, err
+	}
+	if err := importAuditSubjects(ctx, st, d, remap, &n); err != nil { // audit.go
 		return n, err
 	}
 	fs, ok := st.(lore.FeedbackStore)

@@ -165,6 +165,41 @@ func RunAudit(t *testing.T, backend string, open func(testing.TB) lore.Store) {
 		}
 	})
 
+	s.run("Audit/PutAuditSubject", func(t *testing.T) {
+		w, ok := st.(lore.AuditSubjectWriter)
+		if !ok {
+			t.Fatalf("%T does not keep audit subjects apart from records (lore.AuditSubjectWriter)", st)
+		}
+		ctx := ctxFor(t)
+		tenant := newTenant()
+		alice := lore.AuditPseudonym(auditKey, tenant, "user", "alice")
+		must(t, "PutAuditSubject", w.PutAuditSubject(ctx, tenant, alice, lore.AuditSubject{UserID: "alice"}))
+		// A kept mapping stays as it is.
+		must(t, "PutAuditSubject again", w.PutAuditSubject(ctx, tenant, alice, lore.AuditSubject{UserID: "mallory"}))
+		got, err := as.AuditSubject(ctx, tenant, alice)
+		must(t, "AuditSubject(alice)", err)
+		if got.UserID != "alice" || got.AgentID != "" {
+			t.Errorf("AuditSubject(alice)=%+v, want user alice", got)
+		}
+		for _, bad := range []struct {
+			pseudonym string
+			sub       lore.AuditSubject
+		}{
+			{"alice", lore.AuditSubject{UserID: "alice"}},
+			{alice, lore.AuditSubject{}},
+			{alice, lore.AuditSubject{UserID: "alice", AgentID: "bot"}},
+		} {
+			wantCode(t, "PutAuditSubject(bad)", w.PutAuditSubject(ctx, tenant, bad.pseudonym, bad.sub), lore.EINVALID)
+		}
+		if recs, err := as.ListAudit(ctx, lore.AuditFilter{TenantID: tenant}); err != nil || len(recs) != 0 {
+			t.Errorf("ListAudit=%d, %v; want no record from a mapping alone", len(recs), err)
+		}
+		_, err = st.DeleteScope(ctx, lore.Scope{TenantID: tenant, UserID: "alice"})
+		must(t, "DeleteScope(alice)", err)
+		_, err = as.AuditSubject(ctx, tenant, alice)
+		wantCode(t, "AuditSubject(alice) after the erase", err, lore.ENOTFOUND)
+	})
+
 	s.run("Audit/TenantEraseDropsMappings", func(t *testing.T) {
 		ctx := ctxFor(t)
 		tenant := newTenant()

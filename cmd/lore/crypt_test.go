@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/lore-memory/lore"
 )
 
 // TestEncryptionAtRestCLI: with LORE_MASTER_KEY set, lore add stores the
@@ -47,5 +49,35 @@ func TestEncryptionAtRestCLI(t *testing.T) {
 	}
 	if _, err := run(t, env, "", append(append([]string{"search", "--user", "alice"}, flags...), marker)...); err == nil {
 		t.Errorf("search with the old master key after the rotation succeeded, want it refused")
+	}
+}
+
+// TestKeysResealCLI: names a store took in the clear before encryption was
+// turned on are sealed by lore keys reseal (audited), a second run seals
+// nothing, and search still links the user's sister by name.
+func TestKeysResealCLI(t *testing.T) {
+	dir := t.TempDir()
+	flags := []string{"--data-dir", dir, "--embedder", "none"}
+	if _, err := run(t, nil, "", append(append([]string{"add", "--user", "maya", "--sync"}, flags...), "My sister Zelda lives in Quokkaville.")...); err != nil {
+		t.Fatalf("add: %v", err)
+	}
+	key, _ := run(t, nil, "", "keys", "new-master")
+	env := map[string]string{"LORE_MASTER_KEY": strings.TrimSpace(key)}
+	if _, err := run(t, env, "", append([]string{"keys", "reseal"}, flags...)...); err == nil {
+		t.Errorf("keys reseal without --tenant succeeded, want usage")
+	}
+	out, err := run(t, env, "", append([]string{"keys", "reseal", "--tenant", lore.DefaultTenant}, flags...)...)
+	if err != nil || !strings.HasPrefix(out, "sealed ") || strings.HasPrefix(out, "sealed 0 ") {
+		t.Fatalf("keys reseal=%q, %v; want names sealed", out, err)
+	}
+	if out, err := run(t, env, "", append([]string{"keys", "reseal", "--tenant", lore.DefaultTenant}, flags...)...); err != nil || !strings.HasPrefix(out, "sealed 0 names") {
+		t.Errorf("keys reseal again=%q, %v; want 0", out, err)
+	}
+	out, err = run(t, env, "", append(append([]string{"search", "--user", "maya"}, flags...), "Where does my sister live?")...)
+	if err != nil || !strings.Contains(out, "Quokkaville") {
+		t.Errorf("search after the reseal=%q, %v; want the sister's town", out, err)
+	}
+	if out, err := run(t, nil, "", append([]string{"audit", "list", "--action", lore.AuditReseal}, flags...)...); err != nil || !strings.Contains(out, lore.AuditReseal) {
+		t.Errorf("audit list=%q, %v; want the reseal recorded", out, err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strconv"
 	"time"
@@ -50,7 +51,13 @@ func (m *Main) exportUser(ctx context.Context, args []string) error {
 		defer f.Close()
 		w = f
 	}
-	n, err := export.Write(ctx, w, b.Store, scope, time.Now())
+	// The export names the pseudonym the audit log names the user by.
+	log, err := m.auditLog(cfg.DataDir, b.Store, slog.New(slog.NewTextHandler(m.Stderr, nil)))
+	if err != nil {
+		return err
+	}
+	p, _ := log.Pseudonym(scope)
+	n, err := export.Write(ctx, w, b.Store, scope, time.Now(), export.WithAuditPseudonym(p))
 	if err != nil {
 		return err
 	}

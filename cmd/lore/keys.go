@@ -124,6 +124,7 @@ const keysUsage = `Usage: lore keys <create|list|revoke> [flags]
   revoke ID             the key stops working at once
   new-master            print a fresh master key for encryption at rest (store it outside the data directory)
   rotate-master --new-key-file FILE   re-wrap every tenant's data key under a new master key
+  reseal --tenant T     seal the names a tenant stored in the clear before names were sealed
 `
 
 func (m *Main) keys(ctx context.Context, args []string) error {
@@ -140,6 +141,8 @@ func (m *Main) keys(ctx context.Context, args []string) error {
 		return m.keysRevoke(ctx, args[1:])
 	case "rotate-master":
 		return m.keysRotateMaster(ctx, args[1:])
+	case "reseal":
+		return m.keysReseal(ctx, args[1:])
 	case "new-master":
 		return m.newMasterKey()
 	case "help", "-h", "--help":

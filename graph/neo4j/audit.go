@@ -85,6 +85,21 @@ func (s *Store) ListAudit(ctx context.Context, f lore.AuditFilter) ([]*lore.Audi
 	})
 }
 
+var _ lore.AuditSubjectWriter = (*Store)(nil)
+
+// PutAuditSubject keeps whom a pseudonym stands for; a kept mapping stays.
+func (s *Store) PutAuditSubject(ctx context.Context, tenantID, pseudonym string, sub lore.AuditSubject) error {
+	if err := lore.ValidateAuditSubject(tenantID, pseudonym, sub); err != nil {
+		return err
+	}
+	_, err := write(ctx, s, "put audit subject", func(r txRunner) (struct{}, error) {
+		_, err := r.run("AddAuditPseudonym", shape{}, map[string]any{"tenant_id": tenantID, "pseudonym": pseudonym,
+			"user_id": sub.UserID, "agent_id": sub.AgentID})
+		return struct{}{}, err
+	})
+	return err
+}
+
 // AuditSubject returns whom a pseudonym stands for, or ENOTFOUND.
 func (s *Store) AuditSubject(ctx context.Context, tenantID, pseudonym string) (*lore.AuditSubject, error) {
 	return read(ctx, s, "audit subject", func(r txRunner) (*lore.AuditSubject, error) {

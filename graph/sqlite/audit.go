@@ -77,6 +77,21 @@ func (s *Store) ListAudit(ctx context.Context, f lore.AuditFilter) ([]*lore.Audi
 	return out, wrap("list audit", rows.Err())
 }
 
+var _ lore.AuditSubjectWriter = (*Store)(nil)
+
+// PutAuditSubject keeps whom a pseudonym stands for; a kept mapping stays.
+func (s *Store) PutAuditSubject(ctx context.Context, tenantID, pseudonym string, sub lore.AuditSubject) error {
+	if err := lore.ValidateAuditSubject(tenantID, pseudonym, sub); err != nil {
+		return err
+	}
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO audit_pseudonyms (tenant_id, pseudonym, user_id, agent_id) VALUES (?, ?, ?, ?)
+			ON CONFLICT DO NOTHING`, tenantID, pseudonym, sub.UserID, sub.AgentID)
+		return err
+	})
+	return wrap("put audit subject", err)
+}
+
 // AuditSubject returns whom a pseudonym stands for, or ENOTFOUND.
 func (s *Store) AuditSubject(ctx context.Context, tenantID, pseudonym string) (*lore.AuditSubject, error) {
 	var sub lore.AuditSubject
