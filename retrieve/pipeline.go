@@ -142,13 +142,10 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		// does not make it redundant.
 		Keep: func(r Result) bool { return r.Fact != nil && f.Details[r.ID][SignalRelation] > relationBase }})
 	stage(StageRank)
-	if err := p.attachSources(ctx, req.Scope, ordered, f.Scores, cfg.MaxFactSources); err != nil {
+	if err := p.attachSources(ctx, req.Scope, ordered, f.Scores, cfg.MaxFactSources, p.sourcePolicy(req)); err != nil {
 		return nil, err
 	}
 	stage(StageSources)
-	if err := p.policySources(ctx, req, ordered); err != nil {
-		return nil, err
-	}
 	if a.Aggregate {
 		ordered = spreadTop(ordered, cfg.SpreadTop, cfg.ContextWindow)
 	}
@@ -741,8 +738,9 @@ func overlaps(start, end time.Time, since, until *time.Time) bool {
 
 // attachSources fills each result's sources: an episode itself, or a
 // fact's source episodes, at most maxFact of them (0: all) chosen by
-// factSources. Source episodes outside the scope are never shown.
-func (p *Pipeline) attachSources(ctx context.Context, scope lore.Scope, results []Result, scores map[string]float64, maxFact int) error {
+// factSources. Source episodes outside the scope, or that allow (when
+// set) rejects, are never shown.
+func (p *Pipeline) attachSources(ctx context.Context, scope lore.Scope, results []Result, scores map[string]float64, maxFact int, allow func(*lore.Episode) bool) error {
 	var ids []string
 	chosen := make([][]string, len(results))
 	for i, r := range results {
@@ -771,7 +769,7 @@ func (p *Pipeline) attachSources(ctx context.Context, scope lore.Scope, results 
 			r.Sources = append(r.Sources, sourceOf(r.Episode))
 		case r.Fact != nil:
 			for _, id := range chosen[i] {
-				if ep := byID[id]; ep != nil {
+				if ep := byID[id]; ep != nil && (allow == nil || allow(ep)) {
 					r.Sources = append(r.Sources, sourceOf(ep))
 				}
 			}

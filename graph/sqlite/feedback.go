@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 
 	"github.com/lore-memory/lore"
@@ -242,14 +243,27 @@ func (s *Store) MemorySignals(ctx context.Context, ns lore.Scope, ids []string, 
 	return out, wrap("memory signals", err)
 }
 
+// readSignals reads the memories' rows by probing the namespace's primary
+// key once per id, the ids passed as one JSON array: the statement's text
+// stays the same for any number of ids, so SQLite parses a short statement
+// instead of one with a placeholder per candidate (a search asks for a few
+// hundred), and no id count meets SQLite's variable limit. The success rows
+// are few per query, so they are read by the query's hash alone and kept
+// for the ids asked.
 func readSignals(ctx context.Context, q querier, ns lore.Scope, ids []string, queryHash string) (map[string]lore.MemorySignal, error) {
 	out := map[string]lore.MemorySignal{}
 	if len(ids) == 0 {
 		return out, nil
 	}
-	args := append([]any{ns.TenantID, ns.UserID, ns.AgentID}, anys(ids)...)
-	rows, err := q.QueryContext(ctx, `SELECT memory_id, adjustment, helpful, unhelpful, returned, cited, last_used FROM memory_signals
-		WHERE tenant_id = ? AND user_id = ? AND agent_id = ? AND memory_id IN (`+placeholders(len(ids))+`)`, args...)
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return nil, err
+	}
+	// CROSS JOIN keeps the ids as the outer loop: one key lookup each.
+	rows, err := q.QueryContext(ctx, `SELECT m.memory_id, m.adjustment, m.helpful, m.unhelpful, m.returned, m.cited, m.last_used
+		FROM json_each(?) AS j CROSS JOIN memory_signals AS m
+		WHERE m.tenant_id = ? AND m.user_id = ? AND m.agent_id = ? AND m.memory_id = j.value`,
+		string(list), ns.TenantID, ns.UserID, ns.AgentID)
 	if err != nil {
 		return nil, err
 	}
@@ -269,9 +283,13 @@ func readSignals(ctx context.Context, q querier, ns lore.Scope, ids []string, qu
 	if err := rows.Err(); err != nil || queryHash == "" {
 		return out, err
 	}
+	asked := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		asked[id] = true
+	}
 	rows, err = q.QueryContext(ctx, `SELECT memory_id, helpful, unhelpful FROM success
-		WHERE tenant_id = ? AND user_id = ? AND agent_id = ? AND query_hash = ? AND memory_id IN (`+placeholders(len(ids))+`)`,
-		append([]any{ns.TenantID, ns.UserID, ns.AgentID, queryHash}, anys(ids)...)...)
+		WHERE tenant_id = ? AND user_id = ? AND agent_id = ? AND query_hash = ?`,
+		ns.TenantID, ns.UserID, ns.AgentID, queryHash)
 	if err != nil {
 		return nil, err
 	}
@@ -281,6 +299,9 @@ func readSignals(ctx context.Context, q querier, ns lore.Scope, ids []string, qu
 		var h, u int
 		if err := rows.Scan(&id, &h, &u); err != nil {
 			return nil, err
+		}
+		if !asked[id] {
+			continue
 		}
 		m := out[id]
 		m.MemoryID, m.SuccessHelpful, m.SuccessUnhelpful = id, h, u
