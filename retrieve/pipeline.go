@@ -62,7 +62,8 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		return nil, err
 	}
 	stage(StageCandidates)
-	passages := foldPassages(c) // long episodes' passage hits → the episode (passages.go)
+	passages := foldPassages(c)           // long episodes' passage hits → the episode (passages.go)
+	pre := p.prefetchSignals(ctx, req, c) // signals.go: read while hydrating
 	if err := p.hydrate(ctx, req.Scope, c); err != nil {
 		return nil, err
 	}
@@ -80,7 +81,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	if cfg.Signals.Temporal && len(a.Spans) > 0 {
 		c.signals = append(c.signals, signal{Name: SignalTemporal, Weight: cfg.Weights.Temporal, Scores: temporalScores(c, a.Spans), Absolute: true})
 	}
-	personal, pst, err := p.personal(ctx, req, c, intent, now) // signals.go
+	personal, pst, err := p.personal(ctx, req, c, intent, now, pre) // signals.go
 	if err != nil {
 		return nil, err
 	}
