@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/lore-memory/lore"
@@ -239,8 +240,66 @@ func (s *Store) MemorySignals(ctx context.Context, ns lore.Scope, ids []string, 
 	if err := ns.Validate(); err != nil {
 		return nil, err
 	}
-	out, err := readSignals(ctx, s.r, ns, ids, queryHash)
+	out, err := readSignals(ctx, s.signalStmts.on(s.r), ns, ids, queryHash)
 	return out, wrap("memory signals", err)
+}
+
+// signalsQuery reads the signal rows of the ids in a JSON array; CROSS
+// JOIN keeps the ids as the outer loop: one key lookup each.
+const signalsQuery = `SELECT m.memory_id, m.adjustment, m.helpful, m.unhelpful, m.returned, m.cited, m.last_used
+	FROM json_each(?) AS j CROSS JOIN memory_signals AS m
+	WHERE m.tenant_id = ? AND m.user_id = ? AND m.agent_id = ? AND m.memory_id = j.value`
+
+// successQuery reads a namespace's success rows for one query hash.
+const successQuery = `SELECT memory_id, helpful, unhelpful FROM success
+	WHERE tenant_id = ? AND user_id = ? AND agent_id = ? AND query_hash = ?`
+
+// preparedReader holds statements prepared on the reader pool, by text.
+type preparedReader map[string]*sql.Stmt
+
+// prepareReader prepares each query on db.
+func prepareReader(ctx context.Context, db *sql.DB, queries ...string) (preparedReader, error) {
+	out := preparedReader{}
+	for _, q := range queries {
+		st, err := db.PrepareContext(ctx, q)
+		if err != nil {
+			out.close()
+			return nil, err
+		}
+		out[q] = st
+	}
+	return out, nil
+}
+
+func (p preparedReader) close() error {
+	var errs []error
+	for _, st := range p {
+		errs = append(errs, st.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// on is a querier that runs the prepared statements for their texts and
+// anything else on db.
+func (p preparedReader) on(db *sql.DB) querier { return preparedQuerier{p, db} }
+
+type preparedQuerier struct {
+	stmts preparedReader
+	db    *sql.DB
+}
+
+func (q preparedQuerier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := q.stmts[query]; st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return q.db.QueryContext(ctx, query, args...)
+}
+
+func (q preparedQuerier) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := q.stmts[query]; st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return q.db.QueryRowContext(ctx, query, args...)
 }
 
 // readSignals reads the memories' rows by probing the namespace's primary
@@ -259,11 +318,7 @@ func readSignals(ctx context.Context, q querier, ns lore.Scope, ids []string, qu
 	if err != nil {
 		return nil, err
 	}
-	// CROSS JOIN keeps the ids as the outer loop: one key lookup each.
-	rows, err := q.QueryContext(ctx, `SELECT m.memory_id, m.adjustment, m.helpful, m.unhelpful, m.returned, m.cited, m.last_used
-		FROM json_each(?) AS j CROSS JOIN memory_signals AS m
-		WHERE m.tenant_id = ? AND m.user_id = ? AND m.agent_id = ? AND m.memory_id = j.value`,
-		string(list), ns.TenantID, ns.UserID, ns.AgentID)
+	rows, err := q.QueryContext(ctx, signalsQuery, string(list), ns.TenantID, ns.UserID, ns.AgentID)
 	if err != nil {
 		return nil, err
 	}
@@ -287,9 +342,7 @@ func readSignals(ctx context.Context, q querier, ns lore.Scope, ids []string, qu
 	for _, id := range ids {
 		asked[id] = true
 	}
-	rows, err = q.QueryContext(ctx, `SELECT memory_id, helpful, unhelpful FROM success
-		WHERE tenant_id = ? AND user_id = ? AND agent_id = ? AND query_hash = ?`,
-		ns.TenantID, ns.UserID, ns.AgentID, queryHash)
+	rows, err = q.QueryContext(ctx, successQuery, ns.TenantID, ns.UserID, ns.AgentID, queryHash)
 	if err != nil {
 		return nil, err
 	}
