@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -34,6 +35,50 @@ type FeedbackRunner struct {
 	// Rounds is how often half A is asked and judged: min_sample_size
 	// rounds let the success signal reach its sample size.
 	Rounds int
+	// Dump, when set, receives JSON lines for offline study of rankings:
+	// each question's top MaxK with every signal off (half A before its
+	// verdicts, half B after), and each conversation's success rows.
+	Dump io.Writer
+}
+
+// feedbackDumpResult is one result in a Dump line.
+type feedbackDumpResult struct {
+	ID    string   `json:"id"`
+	Kind  string   `json:"kind"`
+	Score float64  `json:"score"`
+	Turns []string `json:"turns"`
+}
+
+// dumpLine writes one JSON line to Dump, if set.
+func (r *FeedbackRunner) dumpLine(v any) error {
+	if r.Dump == nil {
+		return nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(r.Dump, "%s\n", b)
+	return err
+}
+
+// dumpQuestion writes a question's off ranking to Dump.
+func (r *FeedbackRunner) dumpQuestion(conv, half string, q Question, resp *retrieve.Response) error {
+	if r.Dump == nil {
+		return nil
+	}
+	rs := make([]feedbackDumpResult, 0, len(resp.Results))
+	for _, res := range resp.Results {
+		d := feedbackDumpResult{ID: res.ID, Kind: string(res.Type), Score: res.Score, Turns: []string{}}
+		for _, s := range res.Sources {
+			if s.SourceID != "" {
+				d.Turns = append(d.Turns, s.SourceID)
+			}
+		}
+		rs = append(rs, d)
+	}
+	return r.dumpLine(map[string]any{"type": "question", "conv": conv, "half": half, "id": q.ID, "hash": lore.QueryHash(q.Text),
+		"gold": q.GoldTurns, "results": rs})
 }
 
 // FeedbackReport is the JSON `lore bench feedback` writes.
@@ -197,6 +242,9 @@ func (r *FeedbackRunner) Run(ctx context.Context, ds *Dataset) (*FeedbackReport,
 				return nil, err
 			}
 			accA["off"].add(ingestRunner.rank(ds, sp.ID, resp), q.GoldTurns, q.GoldSesses)
+			if err := r.dumpQuestion(sp.ID, "A", q, resp); err != nil {
+				return nil, err
+			}
 		}
 		judge := pipe(variants[len(variants)-1].p)
 		for range rounds {
@@ -226,6 +274,15 @@ func (r *FeedbackRunner) Run(ctx context.Context, ds *Dataset) (*FeedbackReport,
 				}
 			}
 		}
+		if r.Dump != nil {
+			rows, err := r.Feedback.Successes(ctx, scope)
+			if err != nil {
+				return nil, err
+			}
+			if err := r.dumpLine(map[string]any{"type": "successes", "conv": sp.ID, "rows": rows}); err != nil {
+				return nil, err
+			}
+		}
 		for _, v := range variants {
 			p := pipe(v.p)
 			for _, q := range b {
@@ -234,6 +291,11 @@ func (r *FeedbackRunner) Run(ctx context.Context, ds *Dataset) (*FeedbackReport,
 					return nil, err
 				}
 				accB[v.name].add(ingestRunner.rank(ds, sp.ID, resp), q.GoldTurns, q.GoldSesses)
+				if v.name == "off" {
+					if err := r.dumpQuestion(sp.ID, "B", q, resp); err != nil {
+						return nil, err
+					}
+				}
 			}
 			if v.name == "off" {
 				continue

@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -45,10 +46,7 @@ func mmr(results []Result, topK int, cfg MMR) []Result {
 	}
 	pool = min(pool, len(results))
 	cand := results[:pool]
-	sets := make([]map[string]bool, len(cand))
-	for i, r := range cand {
-		sets[i] = stemSet(r.Memory)
-	}
+	sets := stemIDSets(cand)
 	maxSim := make([]float64, len(cand))
 	chosen := make([]bool, len(cand))
 	out := make([]Result, 0, len(results))
@@ -71,11 +69,56 @@ func mmr(results []Result, topK int, cfg MMR) []Result {
 		out = append(out, r)
 		for i := range cand {
 			if !chosen[i] {
-				maxSim[i] = max(maxSim[i], jaccard(sets[i], sets[best]))
+				maxSim[i] = max(maxSim[i], jaccardSorted(sets[i], sets[best]))
 			}
 		}
 	}
 	return append(out, results[pool:]...)
+}
+
+// stemIDSets gives each result's content-word stems as sorted small
+// integers, numbered across the results: MMR compares every pair it
+// reorders, and merging two short sorted slices costs a fraction of
+// probing one map per word.
+func stemIDSets(results []Result) [][]int32 {
+	ids := map[string]int32{}
+	out := make([][]int32, len(results))
+	for i, r := range results {
+		set := stemSet(r.Memory)
+		s := make([]int32, 0, len(set))
+		for w := range set {
+			id, ok := ids[w]
+			if !ok {
+				id = int32(len(ids))
+				ids[w] = id
+			}
+			s = append(s, id)
+		}
+		slices.Sort(s)
+		out[i] = s
+	}
+	return out
+}
+
+// jaccardSorted is jaccard over stemIDSets' sorted sets.
+func jaccardSorted(a, b []int32) float64 {
+	if len(a) == 0 || len(b) == 0 {
+		return 0
+	}
+	inter := 0
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			inter++
+			i++
+			j++
+		}
+	}
+	return float64(inter) / float64(len(a)+len(b)-inter)
 }
 
 // topicGini is the Gini coefficient of how a result list spreads over the

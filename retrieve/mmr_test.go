@@ -83,3 +83,17 @@ func TestTopicGiniByEntity(t *testing.T) {
 		t.Fatalf("episode topic=%q, want marco (the entity it names)", topics["e"])
 	}
 }
+
+func TestJaccardSortedMatchesJaccard(t *testing.T) {
+	rs := results("Caroline adopted a dog named Max", "Caroline adopted a dog named Max last May", "the of and",
+		"Max likes the beach with Caroline", "", "Melanie paints landscapes of the beach")
+	sets := stemIDSets(rs)
+	for i := range rs {
+		for j := range rs {
+			want := jaccard(stemSet(rs[i].Memory), stemSet(rs[j].Memory))
+			if got := jaccardSorted(sets[i], sets[j]); got != want {
+				t.Errorf("jaccardSorted(%q, %q)=%v, want %v", rs[i].Memory, rs[j].Memory, got, want)
+			}
+		}
+	}
+}

@@ -62,7 +62,8 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		return nil, err
 	}
 	stage(StageCandidates)
-	passages := foldPassages(c) // long episodes' passage hits → the episode (passages.go)
+	passages := foldPassages(c)           // long episodes' passage hits → the episode (passages.go)
+	pre := p.prefetchSignals(ctx, req, c) // signals.go: read while hydrating
 	if err := p.hydrate(ctx, req.Scope, c); err != nil {
 		return nil, err
 	}
@@ -80,7 +81,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	if cfg.Signals.Temporal && len(a.Spans) > 0 {
 		c.signals = append(c.signals, signal{Name: SignalTemporal, Weight: cfg.Weights.Temporal, Scores: temporalScores(c, a.Spans), Absolute: true})
 	}
-	personal, pst, err := p.personal(ctx, req, c, intent, now) // signals.go
+	personal, pst, err := p.personal(ctx, req, c, intent, now, pre) // signals.go
 	if err != nil {
 		return nil, err
 	}
@@ -143,13 +144,10 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		// does not make it redundant.
 		Keep: func(r Result) bool { return r.Fact != nil && f.Details[r.ID][SignalRelation] > relationBase }})
 	stage(StageRank)
-	if err := p.attachSources(ctx, req.Scope, ordered, f.Scores, cfg.MaxFactSources); err != nil {
+	if err := p.attachSources(ctx, req.Scope, ordered, f.Scores, cfg.MaxFactSources, p.sourcePolicy(req)); err != nil {
 		return nil, err
 	}
 	stage(StageSources)
-	if err := p.policySources(ctx, req, ordered); err != nil {
-		return nil, err
-	}
 	if a.Aggregate {
 		ordered = spreadTop(ordered, cfg.SpreadTop, cfg.ContextWindow)
 	}
@@ -742,8 +740,9 @@ func overlaps(start, end time.Time, since, until *time.Time) bool {
 
 // attachSources fills each result's sources: an episode itself, or a
 // fact's source episodes, at most maxFact of them (0: all) chosen by
-// factSources. Source episodes outside the scope are never shown.
-func (p *Pipeline) attachSources(ctx context.Context, scope lore.Scope, results []Result, scores map[string]float64, maxFact int) error {
+// factSources. Source episodes outside the scope, or that allow (when
+// set) rejects, are never shown.
+func (p *Pipeline) attachSources(ctx context.Context, scope lore.Scope, results []Result, scores map[string]float64, maxFact int, allow func(*lore.Episode) bool) error {
 	var ids []string
 	chosen := make([][]string, len(results))
 	for i, r := range results {
@@ -772,7 +771,7 @@ func (p *Pipeline) attachSources(ctx context.Context, scope lore.Scope, results 
 			r.Sources = append(r.Sources, sourceOf(r.Episode))
 		case r.Fact != nil:
 			for _, id := range chosen[i] {
-				if ep := byID[id]; ep != nil {
+				if ep := byID[id]; ep != nil && (allow == nil || allow(ep)) {
 					r.Sources = append(r.Sources, sourceOf(ep))
 				}
 			}

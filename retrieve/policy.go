@@ -1,8 +1,6 @@
 package retrieve
 
 import (
-	"context"
-	"fmt"
 	"slices"
 
 	"github.com/lore-memory/lore"
@@ -221,41 +219,14 @@ func (p *Pipeline) policyResults(req Request, results []Result) []Result {
 	return out
 }
 
-// policySources drops, once sources are attached, the denied source
-// episodes of facts.
-func (p *Pipeline) policySources(ctx context.Context, req Request, out []Result) error {
+// sourcePolicy is the check attachSources applies to facts' source
+// episodes, so that a denied turn is never shown as a source; nil with no
+// policy. Episodes shown as results passed policyResults already.
+func (p *Pipeline) sourcePolicy(req Request) func(*lore.Episode) bool {
 	ps := p.policies()
 	if len(ps) == 0 {
 		return nil
 	}
 	caller := callerOf(req)
-	var srcIDs []string
-	for _, r := range out {
-		for _, s := range r.Sources {
-			srcIDs = append(srcIDs, s.EpisodeID)
-		}
-	}
-	if len(srcIDs) == 0 {
-		return nil
-	}
-	slices.Sort(srcIDs)
-	srcIDs = slices.Compact(srcIDs)
-	eps, err := p.Graph.FindEpisodes(ctx, lore.EpisodeFilter{Scope: req.Scope, IDs: srcIDs})
-	if err != nil {
-		return fmt.Errorf("retrieve: policy sources: %w", err)
-	}
-	ok := make(map[string]bool, len(eps))
-	for _, ep := range eps {
-		ok[ep.ID] = allowed(ps, episodeRecord(ep), caller)
-	}
-	for i := range out {
-		kept := out[i].Sources[:0]
-		for _, s := range out[i].Sources {
-			if ok[s.EpisodeID] {
-				kept = append(kept, s)
-			}
-		}
-		out[i].Sources = kept
-	}
-	return nil
+	return func(ep *lore.Episode) bool { return allowed(ps, episodeRecord(ep), caller) }
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"maps"
 	"math"
 	"strconv"
 	"strings"
@@ -144,10 +145,42 @@ type personalState struct {
 // SignalSuccessPenalty names the bad-record factor in Result.ScoreDetails.
 const SignalSuccessPenalty = "success_penalty"
 
-// personal loads the candidates' signals and returns the personal score
-// terms to fuse, and the relevance factors to apply after fusion. With no
-// store or every signal off it does nothing.
-func (p *Pipeline) personal(ctx context.Context, req Request, c *candidateSet, intent *IntentResult, now time.Time) ([]signal, *personalState, error) {
+// signalFetch is the candidates' signals, read while the candidates are
+// hydrated (prefetchSignals): the read is a key lookup per candidate, and
+// on a multi-core machine it then costs the search little wall time.
+type signalFetch struct {
+	done chan struct{}
+	sigs map[string]lore.MemorySignal
+	err  error
+}
+
+// prefetchSignals starts reading the candidates' signals, or returns nil
+// when the personal stage will not run.
+func (p *Pipeline) prefetchSignals(ctx context.Context, req Request, c *candidateSet) *signalFetch {
+	cfg := p.Config.Personal
+	if p.Feedback == nil || !cfg.active() || len(c.kind) == 0 {
+		return nil
+	}
+	ids := make([]string, 0, len(c.kind))
+	for id := range c.kind {
+		ids = append(ids, id)
+	}
+	hash := ""
+	if cfg.Success > 0 {
+		hash = lore.QueryHash(req.Query)
+	}
+	f := &signalFetch{done: make(chan struct{})}
+	go func() {
+		defer close(f.done)
+		f.sigs, f.err = p.Feedback.MemorySignals(ctx, req.Scope.Namespace(), ids, hash)
+	}()
+	return f
+}
+
+// personal loads the candidates' signals (from pre, when prefetched) and
+// returns the personal score terms to fuse, and the relevance factors to
+// apply after fusion. With no store or every signal off it does nothing.
+func (p *Pipeline) personal(ctx context.Context, req Request, c *candidateSet, intent *IntentResult, now time.Time, pre *signalFetch) ([]signal, *personalState, error) {
 	cfg := p.Config.Personal
 	if p.Feedback == nil || !cfg.active() || len(c.kind) == 0 {
 		return nil, nil, nil
@@ -158,22 +191,34 @@ func (p *Pipeline) personal(ctx context.Context, req Request, c *candidateSet, i
 			mult = w
 		}
 	}
-	ids := make([]string, 0, len(c.kind))
-	for id := range c.kind {
-		ids = append(ids, id)
-	}
 	hash := ""
 	if cfg.Success > 0 {
 		hash = lore.QueryHash(req.Query)
 	}
-	if cfg.BySource {
-		ids = append(ids, sourceIDsToLoad(c)...)
+	var sigs map[string]lore.MemorySignal
+	var err error
+	if pre != nil {
+		<-pre.done
+		sigs, err = pre.sigs, pre.err
+		// Candidates the policy filter removed since keep no signal.
+		maps.DeleteFunc(sigs, func(id string, _ lore.MemorySignal) bool { _, ok := c.kind[id]; return !ok })
+	} else {
+		ids := make([]string, 0, len(c.kind))
+		for id := range c.kind {
+			ids = append(ids, id)
+		}
+		sigs, err = p.Feedback.MemorySignals(ctx, req.Scope.Namespace(), ids, hash)
 	}
-	sigs, err := p.Feedback.MemorySignals(ctx, req.Scope.Namespace(), ids, hash)
 	if err != nil {
 		return nil, nil, fmt.Errorf("retrieve: memory signals: %w", err)
 	}
 	if cfg.BySource {
+		// The source turns are known once the facts are hydrated.
+		more, err := p.Feedback.MemorySignals(ctx, req.Scope.Namespace(), sourceIDsToLoad(c), hash)
+		if err != nil {
+			return nil, nil, fmt.Errorf("retrieve: memory signals: %w", err)
+		}
+		maps.Copy(sigs, more)
 		sigs = spreadBySource(c, sigs) // bysource.go
 	}
 	var out []signal

@@ -147,10 +147,18 @@ func RunFeedback(t *testing.T, backend string, open func(testing.TB) FeedbackBac
 		if m := got["m2"]; m.SuccessHelpful != 0 || m.SuccessUnhelpful != 0 {
 			t.Fatalf("m2 success for another query=%d/%d, want 0/0", m.SuccessHelpful, m.SuccessUnhelpful)
 		}
+		// Only the memories asked for come back, even when another has a
+		// record for the same query.
+		verdict(t, sc, "m3", true, h)
+		got, err = st.MemorySignals(ctx, sc, []string{"m1"}, h)
+		must(t, "MemorySignals(m1)", err)
+		if _, ok := got["m3"]; ok || len(got) != 1 {
+			t.Fatalf("MemorySignals([m1])=%+v, want m1 only", got)
+		}
 		rows, err := st.Successes(ctx, sc)
 		must(t, "Successes", err)
-		if len(rows) != 2 {
-			t.Fatalf("Successes=%+v, want 2 rows", rows)
+		if len(rows) != 3 {
+			t.Fatalf("Successes=%+v, want 3 rows", rows)
 		}
 		// The table is kept in step with the verdicts, so a rebuild
 		// changes nothing, and a second one neither.

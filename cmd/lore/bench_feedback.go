@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/bench"
@@ -30,6 +31,7 @@ func (m *Main) benchFeedback(ctx context.Context, args []string) error {
 	bySource := fs.Bool("by-source", false, "by_source when on: a memory shares the signals of memories drawn from the same source turn")
 	unhelpfulStep := fs.Float64("unhelpful-step", lore.DefaultFeedbackRule().UnhelpfulStep, "the feedback rule's unhelpful_step (≤ 0): how much an unhelpful verdict lowers relevance")
 	penalty := fs.Float64("success-penalty", retrieve.DefaultPersonal().SuccessPenalty, "success_penalty when on: the factor of a memory judged more unhelpful than helpful for the same query")
+	dump := fs.String("dump", "", "write each question's ranking with every signal off, and the success rows, as JSON lines to this file (for offline study)")
 	minSample := fs.Int("min-sample", retrieve.DefaultPersonal().MinSampleSize, "min_sample_size: verdicts for one query before success lifts a memory")
 	if err := parse(fs, args, e); err != nil {
 		return err
@@ -74,6 +76,14 @@ func (m *Main) benchFeedback(ctx context.Context, args []string) error {
 		return err
 	}
 	runner := bench.FeedbackRunner{Ingest: svc, Pipeline: pipe, Feedback: pipe.Feedback, Limit: *limit, Reuse: *reuse, Progress: m.Stderr, Rounds: *rounds}
+	if *dump != "" {
+		f, err := os.Create(*dump)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		runner.Dump = f
+	}
 	rep, err := runner.Run(ctx, ds)
 	if err != nil {
 		return err

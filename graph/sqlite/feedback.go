@@ -3,6 +3,8 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/lore-memory/lore"
@@ -238,18 +240,85 @@ func (s *Store) MemorySignals(ctx context.Context, ns lore.Scope, ids []string, 
 	if err := ns.Validate(); err != nil {
 		return nil, err
 	}
-	out, err := readSignals(ctx, s.r, ns, ids, queryHash)
+	out, err := readSignals(ctx, s.signalStmts.on(s.r), ns, ids, queryHash)
 	return out, wrap("memory signals", err)
 }
 
+// signalsQuery reads the signal rows of the ids in a JSON array; CROSS
+// JOIN keeps the ids as the outer loop: one key lookup each.
+const signalsQuery = `SELECT m.memory_id, m.adjustment, m.helpful, m.unhelpful, m.returned, m.cited, m.last_used
+	FROM json_each(?) AS j CROSS JOIN memory_signals AS m
+	WHERE m.tenant_id = ? AND m.user_id = ? AND m.agent_id = ? AND m.memory_id = j.value`
+
+// successQuery reads a namespace's success rows for one query hash.
+const successQuery = `SELECT memory_id, helpful, unhelpful FROM success
+	WHERE tenant_id = ? AND user_id = ? AND agent_id = ? AND query_hash = ?`
+
+// preparedReader holds statements prepared on the reader pool, by text.
+type preparedReader map[string]*sql.Stmt
+
+// prepareReader prepares each query on db.
+func prepareReader(ctx context.Context, db *sql.DB, queries ...string) (preparedReader, error) {
+	out := preparedReader{}
+	for _, q := range queries {
+		st, err := db.PrepareContext(ctx, q)
+		if err != nil {
+			out.close()
+			return nil, err
+		}
+		out[q] = st
+	}
+	return out, nil
+}
+
+func (p preparedReader) close() error {
+	var errs []error
+	for _, st := range p {
+		errs = append(errs, st.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// on is a querier that runs the prepared statements for their texts and
+// anything else on db.
+func (p preparedReader) on(db *sql.DB) querier { return preparedQuerier{p, db} }
+
+type preparedQuerier struct {
+	stmts preparedReader
+	db    *sql.DB
+}
+
+func (q preparedQuerier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := q.stmts[query]; st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return q.db.QueryContext(ctx, query, args...)
+}
+
+func (q preparedQuerier) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := q.stmts[query]; st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return q.db.QueryRowContext(ctx, query, args...)
+}
+
+// readSignals reads the memories' rows by probing the namespace's primary
+// key once per id, the ids passed as one JSON array: the statement's text
+// stays the same for any number of ids, so SQLite parses a short statement
+// instead of one with a placeholder per candidate (a search asks for a few
+// hundred), and no id count meets SQLite's variable limit. The success rows
+// are few per query, so they are read by the query's hash alone and kept
+// for the ids asked.
 func readSignals(ctx context.Context, q querier, ns lore.Scope, ids []string, queryHash string) (map[string]lore.MemorySignal, error) {
 	out := map[string]lore.MemorySignal{}
 	if len(ids) == 0 {
 		return out, nil
 	}
-	args := append([]any{ns.TenantID, ns.UserID, ns.AgentID}, anys(ids)...)
-	rows, err := q.QueryContext(ctx, `SELECT memory_id, adjustment, helpful, unhelpful, returned, cited, last_used FROM memory_signals
-		WHERE tenant_id = ? AND user_id = ? AND agent_id = ? AND memory_id IN (`+placeholders(len(ids))+`)`, args...)
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := q.QueryContext(ctx, signalsQuery, string(list), ns.TenantID, ns.UserID, ns.AgentID)
 	if err != nil {
 		return nil, err
 	}
@@ -269,9 +338,11 @@ func readSignals(ctx context.Context, q querier, ns lore.Scope, ids []string, qu
 	if err := rows.Err(); err != nil || queryHash == "" {
 		return out, err
 	}
-	rows, err = q.QueryContext(ctx, `SELECT memory_id, helpful, unhelpful FROM success
-		WHERE tenant_id = ? AND user_id = ? AND agent_id = ? AND query_hash = ? AND memory_id IN (`+placeholders(len(ids))+`)`,
-		append([]any{ns.TenantID, ns.UserID, ns.AgentID, queryHash}, anys(ids)...)...)
+	asked := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		asked[id] = true
+	}
+	rows, err = q.QueryContext(ctx, successQuery, ns.TenantID, ns.UserID, ns.AgentID, queryHash)
 	if err != nil {
 		return nil, err
 	}
@@ -281,6 +352,9 @@ func readSignals(ctx context.Context, q querier, ns lore.Scope, ids []string, qu
 		var h, u int
 		if err := rows.Scan(&id, &h, &u); err != nil {
 			return nil, err
+		}
+		if !asked[id] {
+			continue
 		}
 		m := out[id]
 		m.MemoryID, m.SuccessHelpful, m.SuccessUnhelpful = id, h, u

@@ -84,6 +84,10 @@ type Store struct {
 
 	// fenceStmt is erasedQuery prepared on the writer (see checkFence).
 	fenceStmt *sql.Stmt
+	// signalStmts are the search's signal reads prepared on the readers
+	// (feedback.go): a search runs them every time, and preparing them
+	// anew cost as much as running them.
+	signalStmts preparedReader
 
 	closeMu     sync.Mutex
 	refs        int  // the Store and each open Index view hold one
@@ -150,6 +154,10 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("sqlite: open %s for reading: %w", path, err)
 	}
 	s.r = r
+	if s.signalStmts, err = prepareReader(ctx, r, signalsQuery, successQuery); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("sqlite: prepare signal reads: %w", err)
+	}
 	return s, nil
 }
 
@@ -177,6 +185,7 @@ func (s *Store) release(done *bool) error {
 	close(s.annStop)
 	s.annWG.Wait()
 	var errs []error
+	errs = append(errs, s.signalStmts.close())
 	if s.r != nil {
 		errs = append(errs, s.r.Close())
 	}
