@@ -36,6 +36,9 @@ func diversify(results []Result, k int, threshold float64, sources func(Result) 
 			return false
 		}
 		if r.Fact != nil {
+			if d.Repeats && all(srcs, func(id string) bool { return shownEps[id] || factEps[id] }) {
+				return true
+			}
 			return d.Facts && all(srcs, func(id string) bool { return shownEps[id] })
 		}
 		return all(srcs, func(id string) bool { return shownEps[id] || factEps[id] })
@@ -96,6 +99,9 @@ func diversify(results []Result, k int, threshold float64, sources func(Result) 
 type deferral struct {
 	// Facts defers a fact whose turns are shown as results.
 	Facts bool
+	// Repeats defers a fact whose turns are all shown, as results or as
+	// the sources of facts kept above it (Config.TurnSlots).
+	Repeats bool
 	// Keep, when set, names results never deferred: those known to answer
 	// the query.
 	Keep func(Result) bool

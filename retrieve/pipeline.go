@@ -13,8 +13,8 @@ import (
 )
 
 // search runs the stages: analyse, candidates, hydrate, temporal, fuse,
-// neighbouring turns, speaker focus, filter, diversify, sources, spread over
-// conversations (aggregating queries), context.
+// neighbouring turns, speaker focus, filter, turn evidence, diversify,
+// sources, spread over conversations (aggregating queries), context.
 func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	if err := p.Config.Validate(); err != nil { // the operator's settings, not the request: not a 400
 		return nil, lore.Errorf(lore.EINTERNAL, "retrieve: config: %s", lore.ErrorMessage(err))
@@ -123,22 +123,29 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	pst.apply(f)
 	p.policyReweight(req, c, f)
 	stage(StageFuse)
-	ordered := p.policyResults(req, p.filter(req, at, c, f))
+	// The sources attachSources will show, so that a turn a fact merged
+	// from but does not show is not taken as already covered.
+	shownSources := func(r Result) []string {
+		if r.Fact != nil {
+			return factSources(r.Fact.SourceEpisodeIDs, f.Scores, cfg.MaxFactSources)
+		}
+		return sourceIDs(r)
+	}
+	// The threshold applies to the score returned, after the turn
+	// evidence; every candidate lends its score to its turn before that.
+	unbounded := req
+	unbounded.Threshold = 0
+	ordered := p.policyResults(req, p.filter(unbounded, at, c, f))
+	ordered = addTurnEvidence(ordered, turnShare(cfg.TurnEvidence, c), shownSources, f) // turns.go
+	ordered = atLeast(ordered, req.Threshold)
 	ordered = currentFirst(ordered, at, req.IncludeInvalidated)
 	ordered = mmr(ordered, req.TopK, cfg.MMR) // mmr.go
 	pool := ordered[:min(len(ordered), 5*req.TopK)]
 	var shown func(Result) []string
 	if cfg.SourceDiversity {
-		// The sources attachSources will show, so that a turn a fact
-		// merged from but does not show is not taken as already covered.
-		shown = func(r Result) []string {
-			if r.Fact != nil {
-				return factSources(r.Fact.SourceEpisodeIDs, f.Scores, cfg.MaxFactSources)
-			}
-			return sourceIDs(r)
-		}
+		shown = shownSources
 	}
-	ordered = diversify(ordered, req.TopK, cfg.DuplicateSimilarity, shown, deferral{Facts: cfg.DeferFacts,
+	ordered = diversify(ordered, req.TopK, cfg.DuplicateSimilarity, shown, deferral{Facts: cfg.DeferFacts, Repeats: cfg.TurnSlots,
 		// A fact about the entity the query names by role, with the
 		// query's topic words, is the answer; its turn being shown
 		// does not make it redundant.
@@ -809,7 +816,7 @@ func explain(signals []signal, f fused, id string) map[string]float64 {
 	}
 	// The context share and the speaker factor apply after fusion; they
 	// are not signals.
-	for _, name := range []string{SignalContext, SignalSpeaker, SignalAssistant, SignalRecency, SignalAnswer, SignalEnded, SignalProfile, SignalProfileEvidence, SignalRelevance, SignalSuccessPenalty, SignalPolicy,
+	for _, name := range []string{SignalContext, SignalTurn, SignalSpeaker, SignalAssistant, SignalRecency, SignalAnswer, SignalEnded, SignalProfile, SignalProfileEvidence, SignalRelevance, SignalSuccessPenalty, SignalPolicy,
 		SignalPersonal, SignalFrequency, SignalSuccess} { // the last three as factors (Personal.Multiply)
 		if v, ok := f.Details[id][name]; ok {
 			out[name] = v
