@@ -238,7 +238,7 @@ func (s *Store) MemorySignals(ctx context.Context, ns lore.Scope, ids []string, 
 	if err := ns.Validate(); err != nil {
 		return nil, err
 	}
-	out, err := readSignals(ctx, s.r, ns, ids, queryHash)
+	out, err := readSignals(ctx, s.reads, ns, ids, queryHash)
 	return out, wrap("memory signals", err)
 }
 
