@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/lore-memory/lore"
@@ -49,20 +48,14 @@ func (p *Pipeline) spreadContext(ctx context.Context, c *candidateSet, f fused) 
 	if len(seeds) == 0 {
 		return nil
 	}
-	found := make([]neighbourhoodOf, len(seeds))
-	errs := make([]error, len(seeds))
-	var wg sync.WaitGroup
-	for i, ep := range seeds {
-		wg.Go(func() {
-			found[i].seed = ep.ID
-			found[i].before, found[i].after, errs[i] = p.adjacent(ctx, ep, cfg.ContextWindow, max(cfg.ContextSpan, 1))
-		})
+	befores, afters, err := AroundAll(ctx, p.Graph, seeds, cfg.ContextWindow, max(cfg.ContextSpan, 1))
+	if err != nil {
+		return err
 	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
+	found := make([]neighbourhoodOf, len(seeds))
+	for i, ep := range seeds {
+		found[i].seed = ep.ID
+		found[i].before, found[i].after = replyRun(ep, befores[i], afters[i])
 	}
 	w := cfg.Weights
 	for id, bonus := range contextBonus(found, f.Scores, w.ContextPrev, w.ContextNext, cfg.ContextDecay) {
@@ -101,22 +94,16 @@ func contextBonus(found []neighbourhoodOf, scores map[string]float64, prevWeight
 	return out
 }
 
-// adjacent returns up to span episodes just before and just after ep, as
-// Around finds them. The turn right next to ep counts only when it is the
-// other side of the dialogue (see replies), and the turns beyond it only
-// through it.
-func (p *Pipeline) adjacent(ctx context.Context, ep *lore.Episode, window time.Duration, span int) (before, after []*lore.Episode, err error) {
-	before, after, err = Around(ctx, p.Graph, ep, window, span)
-	if err != nil {
-		return nil, nil, err
-	}
+// replyRun keeps the turns before and after ep only where the one right
+// next to it is the other side of the dialogue.
+func replyRun(ep *lore.Episode, before, after []*lore.Episode) ([]*lore.Episode, []*lore.Episode) {
 	if len(before) > 0 && !replies(before[0], ep) {
 		before = nil
 	}
 	if len(after) > 0 && !replies(after[0], ep) {
 		after = nil
 	}
-	return before, after, nil
+	return before, after
 }
 
 // EpisodeFinder is what neighbour lookups need of a store.
@@ -138,9 +125,16 @@ func Around(ctx context.Context, st EpisodeFinder, ep *lore.Episode, window time
 	if err != nil {
 		return nil, nil, fmt.Errorf("retrieve: neighbouring turns: %w", err)
 	}
+	before, after = pickAround(eps, ep, span)
+	return before, after, nil
+}
+
+// pickAround returns up to span episodes of eps just before and just after
+// ep, nearest first; none when ep is not in eps.
+func pickAround(eps []*lore.Episode, ep *lore.Episode, span int) (before, after []*lore.Episode) {
 	i := slices.IndexFunc(eps, func(e *lore.Episode) bool { return e.ID == ep.ID })
 	if i < 0 {
-		return nil, nil, nil
+		return nil, nil
 	}
 	for j := i - 1; j >= 0 && i-j <= span && eps[j].Scope == ep.Scope; j-- {
 		before = append(before, eps[j])
@@ -148,7 +142,7 @@ func Around(ctx context.Context, st EpisodeFinder, ep *lore.Episode, window time
 	for j := i + 1; j < len(eps) && j-i <= span && eps[j].Scope == ep.Scope; j++ {
 		after = append(after, eps[j])
 	}
-	return before, after, nil
+	return before, after
 }
 
 // replies reports whether two adjacent turns are two sides of a dialogue:
