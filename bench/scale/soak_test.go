@@ -27,12 +27,14 @@ import (
 // embedded store for LORE_SOAK (a duration, e.g. 2m or 30m; unset: skipped),
 // with the rules extractor and the hashed embedder: 20 adds/s of two
 // messages (sync extraction), 20 searches/s, and deletes of the oldest
-// episodes that keep 200 live. It logs the process's
-// resident memory and open files every LORE_SOAK_EVERY (default 10s) and
-// fails on any error, on an acknowledged episode that is not found at the
-// end (or a deleted one that is), and on resident memory or open files
-// growing more than 10% from the end of the warm-up (the live set full,
-// and at least a fifth of the run) to the end.
+// memories that keep 200 episodes live (LORE_SOAK_DELETE, below). It logs
+// the process's resident memory and open files every LORE_SOAK_EVERY
+// (default 10s) and fails on any error, on an acknowledged episode that is
+// not found at the end (or one of the last 5,000 to 10,000 deleted that
+// is), and on resident memory (default mode only, unless
+// LORE_SOAK_GROWTH=report) or open files growing more than 10% from the
+// end of the warm-up (the live set full, and at least a fifth of the run)
+// to the end.
 //
 //	LORE_SOAK=2m go test ./bench/scale -run TestSoak -v -timeout 10m
 func TestSoak(t *testing.T) {
@@ -95,13 +97,18 @@ func TestSoak(t *testing.T) {
 		scope lore.Scope
 	}
 	var (
-		mu      sync.Mutex
-		acked   = map[string]lore.Scope{} // episode id → scope
-		deleted = map[string]lore.Scope{}
-		order   []memory // live memories, oldest first
-		facts   int      // live facts the adds created
-		errs    []error
-		counts  = map[string]int{}
+		mu    sync.Mutex
+		acked = map[string]lore.Scope{} // episode id → scope
+		// deleted holds the last keepDeleted episodes deleted, checked
+		// gone at the end; older ones leave it (the oldest of each
+		// generation of keepDeleted go together) so that the soak's own
+		// record does not grow with the run.
+		deleted, deletedOld = map[string]lore.Scope{}, map[string]lore.Scope{}
+		deletedAll          int
+		order               []memory // live memories, oldest first
+		facts               int      // live facts the adds created
+		errs                []error
+		counts              = map[string]int{}
 	)
 	fail := func(what string, err error) {
 		mu.Lock()
@@ -171,6 +178,7 @@ func TestSoak(t *testing.T) {
 	// (api.Server.removeMemory): the store, then the index, then the
 	// outbox entries the store recorded are acknowledged.
 	const liveCap = 200
+	const keepDeleted = 5000
 	// deleteOldest deletes the oldest live memory, if the live episodes
 	// are over liveCap, and reports whether it deleted one.
 	deleteOldest := func() bool {
@@ -219,7 +227,11 @@ func TestSoak(t *testing.T) {
 		counts["deletes"]++
 		if m.kind == lore.KindEpisode {
 			delete(acked, m.id)
+			if len(deleted) == keepDeleted {
+				deletedOld, deleted = deleted, make(map[string]lore.Scope, keepDeleted)
+			}
 			deleted[m.id] = m.scope
+			deletedAll++
 		} else {
 			facts--
 		}
@@ -280,8 +292,9 @@ func TestSoak(t *testing.T) {
 	}
 	check(acked, true)
 	check(deleted, false)
-	t.Logf("%v: %d adds, %d searches, %d deletes, %d errors; %d acked episodes live, %d missing; %d deleted, %d still present",
-		total, counts["adds"], counts["searches"], counts["deletes"], counts["errors"], len(acked), missing, len(deleted), present)
+	check(deletedOld, false)
+	t.Logf("%v: %d adds, %d searches, %d deletes, %d errors; %d acked episodes live, %d missing; %d episodes deleted, the last %d checked, %d still present",
+		total, counts["adds"], counts["searches"], counts["deletes"], counts["errors"], len(acked), missing, deletedAll, len(deleted)+len(deletedOld), present)
 	for _, err := range errs {
 		t.Error(err)
 	}
