@@ -18,10 +18,10 @@ import (
 // neighbours retrieval spreads a hit's score to, are looked for no farther.
 const DefaultContextWindow = time.Hour
 
-// neighbourScan bounds the episodes read around one episode; when a burst
+// NeighbourScan bounds the episodes read around one episode; when a burst
 // of more episodes than this shares the window its neighbours are not
 // looked for.
-const neighbourScan = 64
+const NeighbourScan = 64
 
 // FactKey is the text the index holds for a fact: its sentence, followed by
 // the subject, the predicate's words and the object when the sentence does
@@ -116,13 +116,21 @@ func EpisodesAround(ctx context.Context, st EpisodeFinder, ep *Episode, window t
 		return nil, nil, nil
 	}
 	since, until := ep.OccurredAt.Add(-window), ep.OccurredAt.Add(window)
-	eps, err := st.FindEpisodes(ctx, EpisodeFilter{Scope: ep.Scope, Since: &since, Until: &until, Limit: neighbourScan})
+	eps, err := st.FindEpisodes(ctx, EpisodeFilter{Scope: ep.Scope, Since: &since, Until: &until, Limit: NeighbourScan})
 	if err != nil {
 		return nil, nil, fmt.Errorf("neighbouring turns: %w", err)
 	}
+	before, after = PickAround(eps, ep, span)
+	return before, after, nil
+}
+
+// PickAround returns up to span episodes of eps (in the store's order) just
+// before and just after ep in its own scope, nearest first; none when ep is
+// not in eps.
+func PickAround(eps []*Episode, ep *Episode, span int) (before, after []*Episode) {
 	i := slices.IndexFunc(eps, func(e *Episode) bool { return e.ID == ep.ID })
 	if i < 0 {
-		return nil, nil, nil
+		return nil, nil
 	}
 	for j := i - 1; j >= 0 && i-j <= span && eps[j].Scope == ep.Scope; j-- {
 		before = append(before, eps[j])
@@ -130,7 +138,7 @@ func EpisodesAround(ctx context.Context, st EpisodeFinder, ep *Episode, window t
 	for j := i + 1; j < len(eps) && j-i <= span && eps[j].Scope == ep.Scope; j++ {
 		after = append(after, eps[j])
 	}
-	return before, after, nil
+	return before, after
 }
 
 // Replies reports whether two adjacent turns are two sides of a dialogue:

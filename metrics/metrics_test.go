@@ -200,3 +200,44 @@ func TestDashboardQueriesExist(t *testing.T) {
 		t.Errorf("dashboard queries %d series, want every Lore metric", queried)
 	}
 }
+
+// queryStub embeds queries and passages differently and declares its own
+// entity-similarity bar.
+type queryStub struct{ calls []string }
+
+func (s *queryStub) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	s.calls = append(s.calls, "embed")
+	return [][]float32{{1, 0}}, nil
+}
+
+func (s *queryStub) EmbedQuery(_ context.Context, texts []string) ([][]float32, error) {
+	s.calls = append(s.calls, "query")
+	return [][]float32{{0, 1}}, nil
+}
+
+func (s *queryStub) Info() lore.EmbedderInfo { return lore.EmbedderInfo{Name: "stub", Dim: 2} }
+
+func (s *queryStub) EntitySimilarity() float64 { return 0.95 }
+
+// TestEmbedderKeepsQueryPath: the wrapper must not hide the wrapped
+// embedder's query path (a query cache, e5's "query: " prefix) or its
+// entity-similarity bar, and it times query embeddings too.
+func TestEmbedderKeepsQueryPath(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	m := New(reg)
+	stub := &queryStub{}
+	e := m.WrapEmbedder(stub)
+	vs, err := lore.EmbedQuery(context.Background(), e, []string{"where do I live?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) != 1 || vs[0][1] != 1 || strings.Join(stub.calls, ",") != "query" {
+		t.Fatalf("EmbedQuery through the wrapper: vectors %v, calls %v; want the query vector from one EmbedQuery call", vs, stub.calls)
+	}
+	if got := lore.EntitySimilarity(e); got != 0.95 {
+		t.Fatalf("EntitySimilarity through the wrapper = %v, want the wrapped embedder's 0.95", got)
+	}
+	if n := testutil.CollectAndCount(m.embedDuration); n != 1 {
+		t.Fatalf("embedder latency series = %d, want 1 (the query call timed)", n)
+	}
+}

@@ -52,11 +52,19 @@ func (x *Index) DeleteScope(ctx context.Context, scope lore.Scope) error {
 	return x.count("delete_scope", x.Index.DeleteScope(ctx, scope))
 }
 
-// Embedder times a lore.Embedder's calls and counts its errors.
+// Embedder times a lore.Embedder's calls and counts its errors. It
+// forwards EmbedQuery and EntitySimilarity to the embedder it wraps, so
+// that wrapping hides neither a query cache or query prefix behind it nor
+// the model's entity-similarity bar.
 type Embedder struct {
 	lore.Embedder
 	m *Metrics
 }
+
+var (
+	_ lore.QueryEmbedder            = (*Embedder)(nil)
+	_ lore.EntitySimilarityEmbedder = (*Embedder)(nil)
+)
 
 // WrapEmbedder returns e observed by m; nil stays nil.
 func (m *Metrics) WrapEmbedder(e lore.Embedder) lore.Embedder {
@@ -70,18 +78,35 @@ func (m *Metrics) WrapEmbedder(e lore.Embedder) lore.Embedder {
 func (x *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	start := time.Now()
 	out, err := x.Embedder.Embed(ctx, texts)
+	x.observe(start, len(texts), err)
+	return out, err
+}
+
+// EmbedQuery forwards to the wrapped embedder's EmbedQuery (its Embed when
+// it embeds queries and passages alike), timing the call as Embed does.
+func (x *Embedder) EmbedQuery(ctx context.Context, texts []string) ([][]float32, error) {
+	start := time.Now()
+	out, err := lore.EmbedQuery(ctx, x.Embedder, texts)
+	x.observe(start, len(texts), err)
+	return out, err
+}
+
+// EntitySimilarity is the wrapped embedder's bar for entity names.
+func (x *Embedder) EntitySimilarity() float64 { return lore.EntitySimilarity(x.Embedder) }
+
+// observe records one call of n texts that started at start.
+func (x *Embedder) observe(start time.Time, n int, err error) {
 	class := "1"
 	switch {
-	case len(texts) > 16:
+	case n > 16:
 		class = "17+"
-	case len(texts) > 1:
+	case n > 1:
 		class = "2-16"
 	}
 	x.m.embedDuration.WithLabelValues(class).Observe(time.Since(start).Seconds())
 	if err != nil {
 		x.m.embedErrors.Inc()
 	}
-	return out, err
 }
 
 // Extractor counts a lore.Extractor's calls and errors per tenant and

@@ -3,8 +3,6 @@ package retrieve
 import (
 	"context"
 	"slices"
-	"sync"
-	"time"
 
 	"github.com/lore-memory/lore"
 )
@@ -42,20 +40,14 @@ func (p *Pipeline) spreadContext(ctx context.Context, c *candidateSet, f fused) 
 	if len(seeds) == 0 {
 		return nil
 	}
-	found := make([]neighbourhoodOf, len(seeds))
-	errs := make([]error, len(seeds))
-	var wg sync.WaitGroup
-	for i, ep := range seeds {
-		wg.Go(func() {
-			found[i].seed = ep.ID
-			found[i].before, found[i].after, errs[i] = p.adjacent(ctx, ep, cfg.ContextWindow, max(cfg.ContextSpan, 1))
-		})
+	befores, afters, err := AroundAll(ctx, p.Graph, seeds, cfg.ContextWindow, max(cfg.ContextSpan, 1))
+	if err != nil {
+		return err
 	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
+	found := make([]neighbourhoodOf, len(seeds))
+	for i, ep := range seeds {
+		found[i].seed = ep.ID
+		found[i].before, found[i].after = replyRun(ep, befores[i], afters[i])
 	}
 	w := cfg.Weights
 	for id, bonus := range contextBonus(found, f.Scores, w.ContextPrev, w.ContextNext, cfg.ContextDecay) {
@@ -94,20 +86,14 @@ func contextBonus(found []neighbourhoodOf, scores map[string]float64, prevWeight
 	return out
 }
 
-// adjacent returns up to span episodes just before and just after ep, as
-// lore.EpisodesAround finds them. The turn right next to ep counts only when it is the
-// other side of the dialogue (see lore.Replies), and the turns beyond it only
-// through it.
-func (p *Pipeline) adjacent(ctx context.Context, ep *lore.Episode, window time.Duration, span int) (before, after []*lore.Episode, err error) {
-	before, after, err = lore.EpisodesAround(ctx, p.Graph, ep, window, span)
-	if err != nil {
-		return nil, nil, err
-	}
+// replyRun keeps the turns before and after ep only where the one right
+// next to it is the other side of the dialogue.
+func replyRun(ep *lore.Episode, before, after []*lore.Episode) ([]*lore.Episode, []*lore.Episode) {
 	if len(before) > 0 && !lore.Replies(before[0], ep) {
 		before = nil
 	}
 	if len(after) > 0 && !lore.Replies(after[0], ep) {
 		after = nil
 	}
-	return before, after, nil
+	return before, after
 }

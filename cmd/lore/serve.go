@@ -89,6 +89,7 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	logLevel := fs.String("log-level", e.str("LORE_LOG_LEVEL", "info"), "log level: debug, info, warn or error (env LORE_LOG_LEVEL)")
 	retrieval := fs.String("retrieval", e.str("LORE_RETRIEVAL", ""), "a JSON file of retrieval settings over the defaults: ranking signals, policies, MMR (env LORE_RETRIEVAL)")
 	intent := fs.String("intent", e.str("LORE_INTENT", retrieve.IntentRegex), "query intent strategy: regex, llm or hybrid (env LORE_INTENT)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file, stopped when the server stops (go tool pprof)")
 	if err := parse(fs, args, e); err != nil {
 		return err
 	}
@@ -185,6 +186,14 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 		return err
 	}
 
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			_ = ln.Close()
+			return err
+		}
+		defer stop()
+	}
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- hs.Serve(ln) }()
 	log.Info("lore serving", slog.String("addr", ln.Addr().String()), slog.String("version", version),

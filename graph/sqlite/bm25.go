@@ -329,7 +329,7 @@ func (x *Index) SearchText(ctx context.Context, q lore.IndexQuery) ([]lore.Index
 		return nil, wrap("search text", err)
 	}
 	defer tx.Rollback()
-	hits, err := searchText(ctx, tx, q, qterms, limit)
+	hits, err := searchText(ctx, txReader{tx, x.s.reads}, q, qterms, limit)
 	if err != nil {
 		return nil, wrap("search text", err)
 	}
@@ -361,7 +361,7 @@ type candidate struct {
 // are then only looked up for the documents still within reach. Common
 // terms, whose postings are the long ones, are the ones left; the hits and
 // scores are those of a full evaluation.
-func searchText(ctx context.Context, tx *sql.Tx, q lore.IndexQuery, qterms []string, limit int) ([]lore.IndexHit, error) {
+func searchText(ctx context.Context, tx querier, q lore.IndexQuery, qterms []string, limit int) ([]lore.IndexHit, error) {
 	part := readKey(q.Scope).part()
 	var n, total int64
 	err := tx.QueryRowContext(ctx, `SELECT docs, tokens FROM part_stats WHERE part = ?`, part).Scan(&n, &total)
@@ -373,10 +373,6 @@ func searchText(ctx context.Context, tx *sql.Tx, q lore.IndexQuery, qterms []str
 		return nil, err
 	}
 	t := &termReader{tx: tx, part: part, avgdl: float64(total) / float64(n)}
-	if t.read, err = tx.PrepareContext(ctx, postingsSQL); err != nil {
-		return nil, err
-	}
-	defer t.read.Close()
 	c := &checker{tx: tx, q: q, seen: map[int64]checked{}}
 	k := len(qterms)
 	lists := make([][]posting, k)
@@ -460,15 +456,14 @@ const (
 
 // termReader reads postings of one partition, with their weights.
 type termReader struct {
-	tx    *sql.Tx
-	read  *sql.Stmt // postingsSQL
+	tx    querier
 	part  int64
 	avgdl float64
 }
 
 // all returns every posting of term, in seq order.
 func (t *termReader) all(ctx context.Context, term string) ([]posting, error) {
-	rows, err := t.read.QueryContext(ctx, t.part, term)
+	rows, err := t.tx.QueryContext(ctx, postingsSQL, t.part, term)
 	if err != nil {
 		return nil, err
 	}
@@ -513,7 +508,7 @@ func (t *termReader) scan(rows *sql.Rows, out []posting) ([]posting, error) {
 }
 
 // docFreqs returns the document frequency of each term in a partition.
-func docFreqs(ctx context.Context, tx *sql.Tx, part int64, qterms []string) ([]int64, error) {
+func docFreqs(ctx context.Context, tx querier, part int64, qterms []string) ([]int64, error) {
 	args := append([]any{part}, anys(qterms)...)
 	rows, err := tx.QueryContext(ctx, docFreqsSQL(len(qterms)), args...)
 	if err != nil {
@@ -596,7 +591,7 @@ func (h *candHeap) Pop() any {
 // checker checks candidates against q's scope and filters on the docs
 // table, and remembers the answers for the rest of the search.
 type checker struct {
-	tx   *sql.Tx
+	tx   querier
 	q    lore.IndexQuery
 	seen map[int64]checked
 }

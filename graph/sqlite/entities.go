@@ -110,7 +110,7 @@ func (s *Store) FindEntities(ctx context.Context, f lore.EntityFilter) ([]*lore.
 		return nil, err
 	}
 	q, args := entityQuery(f)
-	ents, err := queryEntities(ctx, s.r, q, args...)
+	ents, err := queryEntities(ctx, s.reads, q, args...)
 	return ents, wrap("find entities", err)
 }
 

@@ -91,7 +91,7 @@ func (s *Store) FindEpisodes(ctx context.Context, f lore.EpisodeFilter) ([]*lore
 		return nil, err
 	}
 	q, args := episodeQuery(f, s.clock())
-	eps, err := queryEpisodes(ctx, s.r, q, args...)
+	eps, err := queryEpisodes(ctx, s.reads, q, args...)
 	return eps, wrap("find episodes", err)
 }
 
@@ -102,7 +102,7 @@ func (s *Store) Speakers(ctx context.Context, scope lore.Scope) ([]string, error
 		return nil, err
 	}
 	q, args := speakersQuery(scope)
-	rows, err := s.r.QueryContext(ctx, q, args...)
+	rows, err := s.reads.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, wrap("speakers", err)
 	}

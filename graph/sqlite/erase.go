@@ -76,7 +76,7 @@ func (s *Store) EraseSeq(ctx context.Context, tenantID string) (int64, error) {
 // Erased reports whether an erase covering scope was recorded after seq. An
 // erase is one transaction here, so none is ever in progress.
 func (s *Store) Erased(ctx context.Context, scope lore.Scope, seq int64) (bool, error) {
-	gone, err := erased(ctx, s.r, scope, seq)
+	gone, err := erased(ctx, s.reads, scope, seq)
 	return gone, wrap("erased", err)
 }
 

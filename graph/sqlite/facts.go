@@ -160,7 +160,7 @@ func (s *Store) FindFacts(ctx context.Context, f lore.FactFilter) ([]*lore.Fact,
 		return nil, err
 	}
 	q, args := factQuery(f, s.clock())
-	facts, err := queryFacts(ctx, s.r, q, args...)
+	facts, err := queryFacts(ctx, s.reads, q, args...)
 	return facts, wrap("find facts", err)
 }
 
@@ -522,7 +522,7 @@ func (s *Store) touching(ctx context.Context, scope lore.Scope, ids []string, in
 	var out []*lore.Fact
 	for _, part := range chunks(ids, 400) {
 		q, args := touchingQuery(scope, part, invalidated, now, limit)
-		facts, err := queryFacts(ctx, s.r, q, args...)
+		facts, err := queryFacts(ctx, s.reads, q, args...)
 		if err != nil {
 			return nil, err
 		}

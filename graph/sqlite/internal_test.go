@@ -219,8 +219,9 @@ func TestVectorCacheEvictsLeastRecentlySearched(t *testing.T) {
 			t.Fatalf("Upsert: %v", err)
 		}
 	}
-	// Two documents of 4 dimensions take 2×4×5 bytes: room for two sets.
-	st.SetVectorCacheBytes(80)
+	// Two documents of 4 dimensions take 2×(4×5+vecDocOverhead) bytes and
+	// their set vecSetOverhead: room for two sets.
+	st.SetVectorCacheBytes(2 * (2*(4*5+vecDocOverhead) + vecSetOverhead))
 	search := func(u string) {
 		t.Helper()
 		hits, err := idx.SearchVector(ctx, lore.IndexQuery{Scope: lore.Scope{TenantID: "t", UserID: u}, Vector: vec, Limit: 5})
@@ -446,4 +447,34 @@ func (s *Store) migrateOne(ctx context.Context, num int) error {
 		}
 	}
 	return fmt.Errorf("no migration %d", num)
+}
+
+// TestVectorCacheKeepsNoEmptySets: searches of users with no documents
+// (new users, or any user id a client sends) leave nothing in the cache,
+// so they cannot grow it without bound; a user who then writes is found.
+func TestVectorCacheKeepsNoEmptySets(t *testing.T) {
+	ctx := context.Background()
+	st, idx := openIndex(t)
+	vec := []float32{1, 0, 0, 0}
+	for i := range 50 {
+		sc := lore.Scope{TenantID: "t", UserID: fmt.Sprintf("nobody-%d", i)}
+		hits, err := idx.SearchVector(ctx, lore.IndexQuery{Scope: sc, Vector: vec, Limit: 5})
+		if err != nil || len(hits) != 0 {
+			t.Fatalf("SearchVector(%s)=%v err=%v, want nothing", sc.UserID, hits, err)
+		}
+	}
+	st.vectors.mu.Lock()
+	n := len(st.vectors.sets)
+	st.vectors.mu.Unlock()
+	if n != 0 {
+		t.Fatalf("%d cached sets after searching 50 users with no documents, want 0", n)
+	}
+	sc := lore.Scope{TenantID: "t", UserID: "nobody-3"}
+	if err := idx.Upsert(ctx, []lore.IndexDoc{{ID: "d", Kind: lore.KindFact, Scope: sc, Text: "a", Vector: vec}}); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := idx.SearchVector(ctx, lore.IndexQuery{Scope: sc, Vector: vec, Limit: 5})
+	if err != nil || len(hits) != 1 || hits[0].ID != "d" {
+		t.Fatalf("SearchVector after a write=%v err=%v, want d", hits, err)
+	}
 }

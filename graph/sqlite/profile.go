@@ -70,7 +70,7 @@ func (s *Store) ProfileEntries(ctx context.Context, scope lore.Scope) ([]lore.Pr
 	if err := lore.ValidateProfileScope(scope); err != nil {
 		return nil, err
 	}
-	out, err := queryProfile(ctx, s.r, `SELECT `+profileColumns+` FROM profile_entries
+	out, err := queryProfile(ctx, s.reads, `SELECT `+profileColumns+` FROM profile_entries
 		WHERE tenant_id = ? AND user_id = ? ORDER BY key, value_norm`, scope.TenantID, scope.UserID)
 	return out, wrap("profile entries", err)
 }

@@ -55,7 +55,10 @@ type Store struct {
 	path string
 	w    *sql.DB // exactly one connection: every write, serialized
 	r    *sql.DB // read pool, query_only
-	now  func() time.Time
+	// reads runs the read pool's queries through statements prepared once
+	// (stmtcache.go).
+	reads *stmtCache
+	now   func() time.Time
 
 	// vectors caches each namespace's vectors in memory for SearchVector;
 	// see vectorCache.
@@ -154,6 +157,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("sqlite: open %s for reading: %w", path, err)
 	}
 	s.r = r
+	s.reads = newStmtCache(r)
 	if s.signalStmts, err = prepareReader(ctx, r, signalsQuery, successQuery); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("sqlite: prepare signal reads: %w", err)
@@ -187,7 +191,7 @@ func (s *Store) release(done *bool) error {
 	var errs []error
 	errs = append(errs, s.signalStmts.close())
 	if s.r != nil {
-		errs = append(errs, s.r.Close())
+		errs = append(errs, s.reads.close(), s.r.Close())
 	}
 	// PRAGMA optimize refreshes the planner's statistics where they have
 	// gone stale, as SQLite recommends before closing a connection.

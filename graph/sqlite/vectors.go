@@ -24,16 +24,28 @@ import (
 // its user's first write, and then kept in step with every Upsert, Delete
 // and DeleteScope, which update it after their transaction commits and
 // while Store.indexMu still orders them. Memory: about 5×dim bytes per
-// document of each loaded set (1.9 KiB at 384 dimensions, 190 MiB for a
-// user with 100k documents). The cache
+// document of each loaded set plus vecDocOverhead (2.1 KiB at 384
+// dimensions, 210 MiB for a user with 100k documents), and vecSetOverhead
+// per set. The cache
 // holds at most DefaultVectorCacheBytes (see SetVectorCacheBytes): loading a
 // set evicts the least recently used others until the total fits. A
-// single set larger than the bound is still kept while in use. Loading on
+// single set larger than the bound is still kept while in use. A set found
+// empty when loaded (a search of a user with no documents yet) is not kept,
+// so searches of many such users hold no memory. Loading on
 // write (see warm) means a user's first search after writing finds the set
 // in memory.
 
 // DefaultVectorCacheBytes bounds the vectors the cache holds in memory.
 const DefaultVectorCacheBytes = 1 << 30
+
+// vecDocOverhead is a cached document's memory besides its vectors (the
+// vecDoc itself, its id and its entry in the set's position map), and
+// vecSetOverhead a set's own, so that the bound counts what the cache holds
+// and not its vectors alone.
+const (
+	vecDocOverhead = 200
+	vecSetOverhead = 512
+)
 
 // SetVectorCacheBytes changes the bound on the vector cache and evicts
 // least recently used sets until the cache fits it.
@@ -99,7 +111,7 @@ func newVecDoc(id string, kind lore.DocKind, user, agent, run string, time int64
 }
 
 // size is the document's share of the cache in bytes.
-func (d *vecDoc) size() int64 { return 5 * int64(len(d.unit)) }
+func (d *vecDoc) size() int64 { return 5*int64(len(d.unit)) + vecDocOverhead }
 
 // vecSet is the cached documents of one vecKey.
 type vecSet struct {
@@ -184,7 +196,7 @@ func newVectorCache() *vectorCache {
 func (c *vectorCache) evict(keep *vecSet) {
 	var total int64
 	for _, set := range c.sets {
-		total += set.bytes.Load()
+		total += set.bytes.Load() + vecSetOverhead
 	}
 	for total > c.limit {
 		var (
@@ -200,7 +212,7 @@ func (c *vectorCache) evict(keep *vecSet) {
 			return
 		}
 		delete(c.sets, oldKey)
-		total -= old.bytes.Load()
+		total -= old.bytes.Load() + vecSetOverhead
 	}
 }
 
@@ -328,7 +340,15 @@ func (s *Store) vectorSet(ctx context.Context, key vecKey) (*vecSet, error) {
 	}
 	set.loaded = true
 	c.mu.Lock()
-	c.evict(set)
+	if len(set.docs) == 0 {
+		// Nothing to keep: the next search loads afresh (an indexed read
+		// that finds nothing), and a write finds no set to update.
+		if c.sets[key] == set {
+			delete(c.sets, key)
+		}
+	} else {
+		c.evict(set)
+	}
 	c.mu.Unlock()
 	return set, nil
 }
