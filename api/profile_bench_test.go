@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lore-memory/lore/internal/cputime"
 )
 
 // BenchmarkSearchProfileInference measures POST /v1/memories/search over
@@ -43,13 +45,13 @@ func BenchmarkSearchProfileInference(b *testing.B) {
 			for b.Loop() {
 				for k := range 2 {
 					side := (k + i) % 2
-					c0, t0 := processCPU(), time.Now()
+					c0, t0 := cputime.Process(), time.Now()
 					rec := httptest.NewRecorder()
 					req := httptest.NewRequest("POST", "/v1/memories/search", strings.NewReader(bodies[side]))
 					req.Header.Set("Content-Type", "application/json")
 					h.ServeHTTP(rec, req)
 					times[side] = append(times[side], float64(time.Since(t0).Microseconds())/1000)
-					cpu[side] += processCPU() - c0
+					cpu[side] += cputime.Process() - c0
 					if rec.Code != http.StatusOK {
 						b.Fatalf("status=%d: %s", rec.Code, rec.Body)
 					}

@@ -11,6 +11,7 @@ import (
 	"github.com/lore-memory/lore/extract/rules"
 	"github.com/lore-memory/lore/graph/sqlite"
 	"github.com/lore-memory/lore/ingest"
+	"github.com/lore-memory/lore/internal/cputime"
 )
 
 // benchEnv is an ingest service over a fresh sqlite store, with or without
@@ -49,14 +50,14 @@ func BenchmarkIngest(b *testing.B) {
 			sc := lore.Scope{TenantID: "acme", UserID: "alice"}
 			ctx := context.Background()
 			b.ResetTimer()
-			cpu := processCPU()
+			cpu := cputime.Process()
 			for i := 0; i < b.N; i++ {
 				msg := fmt.Sprintf("%s (%d)", benchSentences[i%len(benchSentences)], i)
 				if _, err := svc.Add(ctx, ingest.AddRequest{Scope: sc, Infer: true, Sync: true, Messages: []ingest.Message{{Role: "user", Content: msg}}}); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }
@@ -92,8 +93,8 @@ func benchSearch(b *testing.B, enc bool, query string) {
 				}
 			}
 			b.ResetTimer()
-			cpu := processCPU()
-			defer func() { b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op") }()
+			cpu := cputime.Process()
+			defer func() { b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op") }()
 			for i := 0; i < b.N; i++ {
 				hits, err := idx.SearchText(ctx, lore.IndexQuery{Scope: sc, Text: query, Limit: 10})
 				if err != nil || len(hits) == 0 {
@@ -143,7 +144,7 @@ func BenchmarkEntityLink(b *testing.B) {
 				}
 				f := c.filter(sc)
 				b.ResetTimer()
-				cpu := processCPU()
+				cpu := cputime.Process()
 				for i := 0; i < b.N; i++ {
 					got, err := st.FindEntities(ctx, f)
 					if err != nil || len(got) == 0 {
@@ -151,7 +152,7 @@ func BenchmarkEntityLink(b *testing.B) {
 					}
 				}
 				// CPU time, less sensitive than wall time to a loaded machine.
-				b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+				b.ReportMetric(float64(cputime.Process()-cpu)/float64(b.N), "cpu-ns/op")
 			})
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/internal/cputime"
 	"github.com/lore-memory/lore/retrieve"
 )
 
@@ -61,14 +62,14 @@ func benchPersonal(b *testing.B, w *world, sc lore.Scope, off *retrieve.Pipeline
 			first, second = second, first
 		}
 		for _, p := range []*retrieve.Pipeline{first, second} {
-			start, cpu := time.Now(), processCPU()
+			start, cpu := time.Now(), cputime.Process()
 			if _, err := p.Search(ctx, req); err != nil {
 				b.Fatal(err)
 			}
 			if p == off {
-				latOff, cpuOff = append(latOff, time.Since(start)), append(cpuOff, processCPU()-cpu)
+				latOff, cpuOff = append(latOff, time.Since(start)), append(cpuOff, cputime.Process()-cpu)
 			} else {
-				latOn, cpuOn = append(latOn, time.Since(start)), append(cpuOn, processCPU()-cpu)
+				latOn, cpuOn = append(latOn, time.Since(start)), append(cpuOn, cputime.Process()-cpu)
 			}
 		}
 	}

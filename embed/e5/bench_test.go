@@ -4,9 +4,10 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lore-memory/lore/internal/cputime"
 )
 
 // benchTexts are short memories and questions in English, Traditional and
@@ -29,14 +30,6 @@ func benchTexts(n int) []string {
 	return out
 }
 
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // BenchmarkEmbedQuery measures one search query's embedding, as a search
 // pays it on a cache miss: p50 and p95 wall time, and CPU per query (which
 // stays comparable on a busy machine).
@@ -50,7 +43,7 @@ func BenchmarkEmbedQuery(b *testing.B) {
 				b.Fatal(err)
 			}
 			var lat []time.Duration
-			cpu0 := cpuTime()
+			cpu0 := cputime.Process()
 			i := 0
 			for b.Loop() {
 				start := time.Now()
@@ -63,7 +56,7 @@ func BenchmarkEmbedQuery(b *testing.B) {
 			slices.Sort(lat)
 			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 			b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
-			b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64((cputime.Process()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 		})
 	}
 }
@@ -77,7 +70,7 @@ func BenchmarkEmbedBatch(b *testing.B) {
 	if _, err := e.Embed(ctx, texts); err != nil {
 		b.Fatal(err)
 	}
-	cpu0, wall0 := cpuTime(), time.Now()
+	cpu0, wall0 := cputime.Process(), time.Now()
 	for b.Loop() {
 		if _, err := e.Embed(ctx, texts); err != nil {
 			b.Fatal(err)
@@ -85,5 +78,5 @@ func BenchmarkEmbedBatch(b *testing.B) {
 	}
 	n := float64(b.N * len(texts))
 	b.ReportMetric(n/time.Since(wall0).Seconds(), "passages/s")
-	b.ReportMetric(n/(cpuTime()-cpu0).Seconds(), "passages/cpu-s")
+	b.ReportMetric(n/(cputime.Process()-cpu0).Seconds(), "passages/cpu-s")
 }

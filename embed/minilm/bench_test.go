@@ -9,9 +9,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lore-memory/lore/internal/cputime"
 )
 
 // benchSentences returns n varied sentences of about twelve word pieces
@@ -37,15 +38,6 @@ func meanTokens(tok *Tokenizer, texts []string) float64 {
 	return float64(n) / float64(len(texts))
 }
 
-// cpuTime is the user and system time the process has used so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // BenchmarkEmbedBatch measures batched throughput: 256 short sentences per
 // Embed call. sentences/s is wall-clock throughput; sentences/cpu-s divides
 // by the CPU time used, which stays comparable on a busy machine.
@@ -58,7 +50,7 @@ func BenchmarkEmbedBatch(b *testing.B) {
 			if _, err := e.Embed(ctx, texts); err != nil { // warm ONNX Runtime's arena
 				b.Fatal(err)
 			}
-			cpu0, wall0 := cpuTime(), time.Now()
+			cpu0, wall0 := cputime.Process(), time.Now()
 			for b.Loop() {
 				if _, err := e.Embed(ctx, texts); err != nil {
 					b.Fatal(err)
@@ -66,7 +58,7 @@ func BenchmarkEmbedBatch(b *testing.B) {
 			}
 			n := float64(b.N * len(texts))
 			b.ReportMetric(n/time.Since(wall0).Seconds(), "sentences/s")
-			b.ReportMetric(n/(cpuTime()-cpu0).Seconds(), "sentences/cpu-s")
+			b.ReportMetric(n/(cputime.Process()-cpu0).Seconds(), "sentences/cpu-s")
 			b.ReportMetric(meanTokens(e.Tokenizer(), texts), "tokens/sentence")
 		})
 	}
@@ -84,7 +76,7 @@ func BenchmarkEmbedQuery(b *testing.B) {
 				b.Fatal(err)
 			}
 			var lat []time.Duration
-			cpu0 := cpuTime()
+			cpu0 := cputime.Process()
 			i := 0
 			for b.Loop() {
 				start := time.Now()
@@ -97,7 +89,7 @@ func BenchmarkEmbedQuery(b *testing.B) {
 			slices.Sort(lat)
 			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
-			b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			b.ReportMetric(float64((cputime.Process()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 		})
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/graph/sqlite"
+	"github.com/lore-memory/lore/internal/cputime"
 	"github.com/lore-memory/lore/storetest"
 )
 
@@ -82,9 +83,9 @@ func BenchmarkSearch(b *testing.B) {
 // that reports it per operation. On a shared machine wall time per
 // operation includes waiting for a core; CPU time does not.
 func reportCPU(b *testing.B) func() {
-	start := processCPU()
+	start := cputime.Process()
 	return func() {
-		if used := processCPU() - start; used > 0 {
+		if used := cputime.Process() - start; used > 0 {
 			b.ReportMetric(float64(used.Nanoseconds())/float64(b.N), "cpu-ns/op")
 		}
 	}
