@@ -405,10 +405,33 @@ func wrap(op string, err error) error {
 	if isConstraintViolation(err) {
 		return fmt.Errorf("neo4j: %s: %w: %w", op, lore.Errorf(lore.ECONFLICT, "%s conflicts with a stored record", op), err)
 	}
-	if neo4j.IsConnectivityError(err) {
+	if unavailable(err) {
 		return fmt.Errorf("neo4j: %s: %w: %w", op, lore.Errorf(lore.EUNAVAILABLE, "neo4j is unavailable"), err)
 	}
 	return fmt.Errorf("neo4j: %s: %w", op, err)
+}
+
+// unavailable reports whether err says the server could not be reached:
+// a connectivity error, or the driver's retries running out
+// (TransactionExecutionLimit) on connectivity or transient errors, which
+// is how a server going away in the middle of a write usually surfaces.
+// The driver's own Is* helpers see neither through wrapping.
+func unavailable(err error) bool {
+	var ce *neo4j.ConnectivityError
+	if errors.As(err, &ce) {
+		return true
+	}
+	var limit *neo4j.TransactionExecutionLimit
+	if !errors.As(err, &limit) {
+		return false
+	}
+	for _, inner := range limit.Errors {
+		var ne *neo4j.Neo4jError
+		if errors.As(inner, &ce) || (errors.As(inner, &ne) && strings.HasPrefix(ne.Code, "Neo.TransientError.")) {
+			return true
+		}
+	}
+	return false
 }
 
 // isConstraintViolation reports whether err is a uniqueness violation.
