@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 	"regexp"
 	"sort"
@@ -235,7 +234,7 @@ func ScoreFacts(ctx context.Context, emb lore.Embedder, gold []GoldFact, facts [
 				echo = true
 			}
 			for _, gi := range goldOf[key] {
-				c := cosine(fv[i], gv[gi])
+				c := lore.Cosine(fv[i], gv[gi])
 				if c > best {
 					best, nearest = c, gi
 				}
@@ -316,20 +315,6 @@ func isEcho(fact, turn string) bool {
 }
 
 func squash(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
-
-func cosine(a, b []float32) float64 {
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	// Embedders return unit vectors; dividing keeps a test double honest.
-	return dot / (math.Sqrt(na) * math.Sqrt(nb))
-}
 
 // embedBatch is how many texts one Embed call takes.
 const embedBatch = 64

@@ -3,7 +3,6 @@ package ingest
 import (
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -201,7 +200,7 @@ func (r *batchRun) similarCandidates(ctx context.Context, ents []lore.ExtractedE
 			if t := entityType(ents[i].Type); t != c.Type {
 				continue
 			}
-			if sim := cosine(vecs[k], candVecs[j]); sim >= bestSim {
+			if sim := lore.Cosine(vecs[k], candVecs[j]); sim >= bestSim {
 				best, bestSim = j, sim
 			}
 		}
@@ -210,24 +209,6 @@ func (r *batchRun) similarCandidates(ctx context.Context, ents []lore.ExtractedE
 		}
 	}
 	return out, nil
-}
-
-// cosine returns the cosine similarity of two vectors, 0 when either is
-// zero or their lengths differ.
-func cosine(a, b []float32) float64 {
-	if len(a) != len(b) {
-		return 0
-	}
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
 }
 
 // entityType is the type of an entity whose extractor gave none.

@@ -219,7 +219,7 @@ func (s *Service) docProblem(want, have lore.IndexDoc, vec []float32) string {
 	if len(have.Vector) != s.Embedder.Info().Dim {
 		return ProblemNoVector
 	}
-	if vec != nil && cosine(vec, have.Vector) < 0.999 {
+	if vec != nil && lore.Cosine(vec, have.Vector) < 0.999 {
 		return ProblemStaleVector
 	}
 	return ""

@@ -405,7 +405,7 @@ func (m *memIndex) SearchVector(_ context.Context, q lore.IndexQuery) ([]lore.In
 	var out []lore.IndexHit
 	for _, d := range m.docs {
 		if q.Scope.Contains(d.Scope) && d.Vector != nil && (len(q.Kinds) == 0 || slices.Contains(q.Kinds, d.Kind)) {
-			out = append(out, lore.IndexHit{ID: d.ID, Kind: d.Kind, Score: cosine(q.Vector, d.Vector)})
+			out = append(out, lore.IndexHit{ID: d.ID, Kind: d.Kind, Score: lore.Cosine(q.Vector, d.Vector)})
 		}
 	}
 	slices.SortFunc(out, func(a, b lore.IndexHit) int {

@@ -1,7 +1,6 @@
 package retrieve
 
 import (
-	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -49,20 +48,6 @@ func evidenceEntries(entries []lore.ProfileEntry) []evidenceEntry {
 	return out
 }
 
-// cosine returns the cosine similarity of a and b (0 for a zero vector).
-func cosine(a, b []float32) float64 {
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
-}
-
 // relevantEvidence picks the entries that bear on the query: the top
 // closest to it by cosine of their embeddings, each at least minSim, and
 // returns the memories they were learned from.
@@ -73,7 +58,7 @@ func relevantEvidence(q []float32, entries []evidenceEntry, vecs [][]float32, to
 	}
 	var ss []scored
 	for i, v := range vecs {
-		if s := cosine(q, v); s >= minSim {
+		if s := lore.Cosine(q, v); s >= minSim {
 			ss = append(ss, scored{i, s})
 		}
 	}

@@ -70,7 +70,7 @@ func runIndex(s suite, idx lore.Index) {
 		vhits, err = idx.SearchVector(ctx, lore.IndexQuery{Scope: sc, Vector: old, Limit: 10})
 		must(t, "SearchVector old vector", err)
 		if len(vhits) == 1 && vhits[0].Score > 0.5 {
-			t.Errorf("old vector still scores %v against the replaced doc, want its new vector's cosine %v", vhits[0].Score, cosine(old, d.Vector))
+			t.Errorf("old vector still scores %v against the replaced doc, want its new vector's cosine %v", vhits[0].Score, lore.Cosine(old, d.Vector))
 		}
 
 		// Replaced without a vector, the doc leaves vector search.
@@ -174,7 +174,7 @@ func runIndex(s suite, idx lore.Index) {
 		sameList(t, "order", hitIDs(hits), []string{docs[0].ID, docs[1].ID, docs[2].ID, docs[3].ID})
 		for i, h := range hits {
 			if i < len(docs) {
-				if want := cosine(q, docs[i].Vector); math.Abs(h.Score-want) > 1e-3 {
+				if want := lore.Cosine(q, docs[i].Vector); math.Abs(h.Score-want) > 1e-3 {
 					t.Errorf("hit %d score=%v, want cosine %v", i, h.Score, want)
 				}
 			}

@@ -177,17 +177,6 @@ func blend(a, b []float32, w float64) []float32 {
 	return out
 }
 
-// cosine returns the cosine similarity of a and b.
-func cosine(a, b []float32) float64 {
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	return dot / math.Sqrt(na*nb)
-}
-
 // hitIDs returns the ids of hits in order.
 func hitIDs(hits []lore.IndexHit) []string {
 	out := make([]string, len(hits))
