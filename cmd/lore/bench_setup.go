@@ -8,7 +8,7 @@ import (
 	"os"
 
 	"github.com/lore-memory/lore"
-	"github.com/lore-memory/lore/embed/minilm"
+	"github.com/lore-memory/lore/embed/bert"
 	"github.com/lore-memory/lore/ingest"
 	"github.com/lore-memory/lore/retrieve"
 )
@@ -27,9 +27,13 @@ func benchDataDir(fs *flag.FlagSet, cfg *backendConfig, e *env) (cleanup func(),
 		return nil, fmt.Errorf("bench: temp data dir: %w", err)
 	}
 	cfg.DataDir = dir
+	// The models live under the default data directory, not the temp one.
+	home := e.str("LORE_DATA_DIR", "./lore-data")
 	if cfg.ModelDir == "" {
-		// The model lives under the default data directory, not the temp one.
-		cfg.ModelDir = minilm.DefaultModelDir(e.str("LORE_DATA_DIR", "./lore-data"))
+		cfg.ModelDir = bert.MiniLM().DefaultModelDir(home)
+	}
+	if cfg.BGEModelDir == "" {
+		cfg.BGEModelDir = bert.BGESmall().DefaultModelDir(home)
 	}
 	return func() { os.RemoveAll(dir) }, nil
 }

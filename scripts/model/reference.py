@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compute reference embeddings and token ids with sentence-transformers.
 
-Writes fixtures/embeddings/reference.json, which embed/minilm's tests compare
+Writes fixtures/embeddings/reference.json, which embed/bert's tests compare
 the Go tokenizer and the ONNX model against. Needs sentence-transformers and
 PyTorch, which only this script does: CI reads the committed fixture.
 

@@ -1,4 +1,4 @@
-// Package onnxrt runs Lore's built-in ONNX models (embed/minilm, embed/e5) on
+// Package onnxrt runs Lore's built-in ONNX models (embed/bert, embed/e5) on
 // ONNX Runtime, through cgo and github.com/yalue/onnxruntime_go. It owns the
 // one piece of process state that library forces: ONNX Runtime's
 // environment, bound to one shared library, which every session of the

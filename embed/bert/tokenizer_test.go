@@ -1,4 +1,4 @@
-package minilm
+package bert
 
 import (
 	"crypto/sha256"
@@ -29,8 +29,8 @@ func TestFixtureVocab(t *testing.T) {
 // calls it) produced for every fixture text.
 func TestTokenizerMatchesReference(t *testing.T) {
 	ref := loadReference(t)
-	if ref.MaxSeqLength != MaxSeqLength {
-		t.Fatalf("fixture max_seq_length=%d, want %d", ref.MaxSeqLength, MaxSeqLength)
+	if ref.MaxSeqLength != MiniLM().MaxSeqLength {
+		t.Fatalf("fixture max_seq_length=%d, want %d", ref.MaxSeqLength, MiniLM().MaxSeqLength)
 	}
 	tok := fixtureTokenizer(t)
 	cases := append([]struct {

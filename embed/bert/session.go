@@ -1,4 +1,4 @@
-package minilm
+package bert
 
 import "github.com/lore-memory/lore/embed/internal/onnxrt"
 

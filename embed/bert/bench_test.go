@@ -1,4 +1,4 @@
-package minilm
+package bert
 
 import (
 	"bufio"
@@ -102,7 +102,7 @@ func BenchmarkModelMemory(b *testing.B) {
 	before := rss(b)
 	e := mustNew(b, 2)
 	ctx := context.Background()
-	long := strings.Repeat("memory for agents ", 200) // past MaxSeqLength
+	long := strings.Repeat("memory for agents ", 200) // past MiniLM().MaxSeqLength
 	texts := append(benchSentences(256), slices.Repeat([]string{long}, 16)...)
 	for b.Loop() {
 		if _, err := e.Embed(ctx, texts); err != nil {

@@ -1,4 +1,4 @@
-package minilm
+package bert
 
 import (
 	"context"
@@ -63,17 +63,17 @@ func TestNewRejectsBadModelDir(t *testing.T) {
 		},
 		{
 			name:     "model file missing",
-			files:    map[string]string{"manifest.json": manifestOf(Name, Dim, sumOfX), "vocab.txt": "x", "libonnxruntime.so": "x"},
+			files:    map[string]string{"manifest.json": manifestOf(MiniLM().Name, Dim, sumOfX), "vocab.txt": "x", "libonnxruntime.so": "x"},
 			wantCode: lore.EUNAVAILABLE, wantMsg: "model.onnx is missing; run `make model`",
 		},
 		{
 			name:     "model file corrupt",
-			files:    map[string]string{"manifest.json": manifestOf(Name, Dim, strings.Repeat("0", 64)), "model.onnx": "x", "vocab.txt": "x", "libonnxruntime.so": "x"},
+			files:    map[string]string{"manifest.json": manifestOf(MiniLM().Name, Dim, strings.Repeat("0", 64)), "model.onnx": "x", "vocab.txt": "x", "libonnxruntime.so": "x"},
 			wantCode: lore.EUNAVAILABLE, wantMsg: "model.onnx has sha256 " + sumOfX,
 		},
 		{
 			name:     "library missing",
-			files:    map[string]string{"manifest.json": manifestOf(Name, Dim, sumOfX), "model.onnx": "x", "vocab.txt": "x"},
+			files:    map[string]string{"manifest.json": manifestOf(MiniLM().Name, Dim, sumOfX), "model.onnx": "x", "vocab.txt": "x"},
 			wantCode: lore.EUNAVAILABLE, wantMsg: "libonnxruntime.so is missing",
 		},
 	}
@@ -110,8 +110,10 @@ func TestNewRejectsBadModelDir(t *testing.T) {
 }
 
 func TestDefaultModelDir(t *testing.T) {
-	if got, want := DefaultModelDir("/var/lib/lore"), "/var/lib/lore/models/all-MiniLM-L6-v2"; got != want {
-		t.Fatalf("DefaultModelDir=%q, want %q", got, want)
+	for m, want := range map[Model]string{MiniLM(): "/var/lib/lore/models/all-MiniLM-L6-v2", BGESmall(): "/var/lib/lore/models/bge-small-en-v1.5-q"} {
+		if got := m.DefaultModelDir("/var/lib/lore"); got != want {
+			t.Errorf("%s: DefaultModelDir=%q, want %q", m.Name, got, want)
+		}
 	}
 }
 
@@ -211,13 +213,13 @@ func TestEmbedEdgeCases(t *testing.T) {
 
 func TestInfo(t *testing.T) {
 	e := mustNew(t, 0)
-	sums, err := onnxrt.VerifyModelDir(modelDir(t), Name, Dim, []string{modelFile}, func(format string, args ...any) error {
+	sums, err := onnxrt.VerifyModelDir(modelDir(t), MiniLM().Name, Dim, []string{modelFile}, func(format string, args ...any) error {
 		return fmt.Errorf(format, args...)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := lore.EmbedderInfo{Name: Name, Dim: Dim, Checksum: "sha256:" + sums[modelFile]}
+	want := lore.EmbedderInfo{Name: MiniLM().Name, Dim: Dim, Checksum: "sha256:" + sums[modelFile]}
 	if got := e.Info(); got != want {
 		t.Fatalf("Info()=%+v, want %+v", got, want)
 	}

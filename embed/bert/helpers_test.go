@@ -1,4 +1,4 @@
-package minilm
+package bert
 
 import (
 	"encoding/json"
@@ -50,35 +50,52 @@ func fixtureTokenizer(tb testing.TB) *Tokenizer {
 		tb.Fatalf("open vocab: %v", err)
 	}
 	defer f.Close()
-	tok, err := NewTokenizer(f, MaxSeqLength)
+	tok, err := NewTokenizer(f, MiniLM().MaxSeqLength)
 	if err != nil {
 		tb.Fatalf("NewTokenizer: %v", err)
 	}
 	return tok
 }
 
-// modelDir returns the installed model's directory: LORE_MODEL_DIR, or the
+// modelDir returns the installed MiniLM's directory: LORE_MODEL_DIR, or the
 // one `make model` fills in the repository. When neither holds a model the
 // test is skipped with a how-to, except under CI=true, where it fails.
 func modelDir(tb testing.TB) string {
 	tb.Helper()
+	return installedDir(tb, MiniLM(), "LORE_MODEL_DIR", "make model")
+}
+
+// bgeModelDir is modelDir for BGESmall: LORE_BGE_MODEL_DIR or `make
+// model-bge`'s directory.
+func bgeModelDir(tb testing.TB) string {
+	tb.Helper()
+	return installedDir(tb, BGESmall(), "LORE_BGE_MODEL_DIR", "make model-bge")
+}
+
+func installedDir(tb testing.TB, m Model, envVar, install string) string {
+	tb.Helper()
 	if !cgoEnabled {
-		storetest.Unavailable(tb, "the built-in embedder needs cgo: run the tests with CGO_ENABLED=1")
+		storetest.Unavailable(tb, "the built-in embedders need cgo: run the tests with CGO_ENABLED=1")
 	}
-	dir := os.Getenv("LORE_MODEL_DIR")
+	dir := os.Getenv(envVar)
 	if dir == "" {
-		dir = DefaultModelDir("../../lore-data")
+		dir = m.DefaultModelDir("../../lore-data")
 	}
 	if _, err := os.Stat(filepath.Join(dir, onnxrt.ManifestFile)); err != nil {
-		storetest.Unavailable(tb, "no all-MiniLM-L6-v2 model in "+dir+": run `make model` in the repository root, or set LORE_MODEL_DIR")
+		storetest.Unavailable(tb, "no "+m.Name+" model in "+dir+": run `"+install+"` in the repository root, or set "+envVar)
 	}
 	return dir
 }
 
-// mustNew loads the installed model and closes it when the test ends.
+// mustNew loads the installed MiniLM and closes it when the test ends.
 func mustNew(tb testing.TB, threads int) *Embedder {
 	tb.Helper()
-	e, err := New(Config{ModelDir: modelDir(tb), Threads: threads})
+	return mustOpen(tb, Config{ModelDir: modelDir(tb), Threads: threads})
+}
+
+func mustOpen(tb testing.TB, cfg Config) *Embedder {
+	tb.Helper()
+	e, err := New(cfg)
 	if err != nil {
 		tb.Fatalf("New: %v", err)
 	}

@@ -1,14 +1,20 @@
-// Package minilm is Lore's built-in sentence embedder: the
-// sentence-transformers model all-MiniLM-L6-v2 (384 dimensions) run inside
-// the lore process by ONNX Runtime, with no network and no external service.
+// Package bert runs Lore's built-in English sentence embedders in the lore
+// process with ONNX Runtime, with no network and no external service. Both
+// are BERT encoders of 384 dimensions with the uncased WordPiece tokenizer:
 //
-// The model files are not in the repository. `make model` (that is,
-// scripts/model/fetch.sh DATA_DIR) installs them under
-// DefaultModelDir(DATA_DIR): model.onnx, converted from the published
-// safetensors weights by scripts/model/convert.py with the encoder, mean
-// pooling and L2 normalization in one graph; vocab.txt; libonnxruntime.so from
-// the npm package onnxruntime-node; and manifest.json with their sha256
-// sums, which New verifies.
+//   - MiniLM, all-MiniLM-L6-v2 (sentence-transformers, 6 layers, mean
+//     pooling), the default: scripts/model/fetch.sh converts its published
+//     safetensors weights (`make model`);
+//   - BGESmall, bge-small-en-v1.5 (BAAI, 12 layers, [CLS] pooling, int8), with
+//     its retrieval instruction before search queries: scripts/bge/fetch.sh
+//     takes the ONNX file a Maven package ships and puts the pooling and the
+//     normalization into its graph (`make model-bge`).
+//
+// Each model directory holds model.onnx (encoder, pooling and L2
+// normalization in one graph: input_ids and attention_mask in,
+// sentence_embedding out), vocab.txt, libonnxruntime.so from the npm package
+// onnxruntime-node, and manifest.json with their sha256 sums, which New
+// verifies.
 //
 // Tokenization is a Go port of BERT's uncased WordPiece tokenizer (see
 // Tokenizer), tested against the ids the reference tokenizer produces.
@@ -19,7 +25,7 @@
 // A binary built with CGO_ENABLED=0 still compiles; New then returns
 // EUNAVAILABLE and lore runs with BM25 and graph retrieval, or with the
 // OpenAI-compatible embedder.
-package minilm
+package bert
 
 import (
 	"cmp"
@@ -35,16 +41,45 @@ import (
 	"github.com/lore-memory/lore/embed/internal/onnxrt"
 )
 
-// Model constants of all-MiniLM-L6-v2.
-const (
-	// Name is the model's name as Info reports it.
-	Name = "all-MiniLM-L6-v2"
-	// Dim is the length of every vector.
-	Dim = 384
+// Dim is the length of every vector, for both models.
+const Dim = 384
+
+// Model describes one built-in model.
+type Model struct {
+	// Name is the model's name as Info reports it and the manifest
+	// records it; the model directory is models/<Name>.
+	Name string
 	// MaxSeqLength is the number of tokens, [CLS] and [SEP] included, that
-	// a text is truncated to, as sentence-transformers configures the model.
-	MaxSeqLength = 256
-)
+	// a text is truncated to.
+	MaxSeqLength int
+	// QueryPrefix goes before every search query (EmbedQuery), never
+	// before stored texts; empty means queries embed like stored texts.
+	QueryPrefix string
+	// OneTextPerRun runs each text alone. An int8 model quantizes its
+	// activations with one scale per run, over every row of the batch, so
+	// a batch-mate would move a text's vector (by cosine ~0.005); alone,
+	// a text always gets the same vector, for about 30 % more CPU per text.
+	OneTextPerRun bool
+	// install says how to install the model, for error messages.
+	install string
+}
+
+// MiniLM is all-MiniLM-L6-v2 at sentence-transformers' length.
+func MiniLM() Model {
+	return Model{Name: "all-MiniLM-L6-v2", MaxSeqLength: 256,
+		install: "run `make model` (scripts/model/fetch.sh DATA_DIR)"}
+}
+
+// BGESmall is bge-small-en-v1.5 quantized to int8. Its retrieval instruction
+// goes before queries, as the model card advises for short queries against
+// passages. 256 tokens rather than the model's 512: the benchmarks were
+// measured so, and long texts are indexed in passages anyway.
+func BGESmall() Model {
+	return Model{Name: "bge-small-en-v1.5-q", MaxSeqLength: 256,
+		QueryPrefix:   "Represent this sentence for searching relevant passages: ",
+		OneTextPerRun: true,
+		install:       "run `make model-bge` (scripts/bge/fetch.sh DATA_DIR)"}
+}
 
 // File names inside the model directory.
 const (
@@ -53,16 +88,18 @@ const (
 	libraryFile = "libonnxruntime.so"
 )
 
-// DefaultModelDir is where `make model` installs the model for a data
+// DefaultModelDir is where the model's fetch script installs it for a data
 // directory.
-func DefaultModelDir(dataDir string) string {
-	return filepath.Join(dataDir, "models", Name)
+func (m Model) DefaultModelDir(dataDir string) string {
+	return filepath.Join(dataDir, "models", m.Name)
 }
 
 // Config configures an Embedder.
 type Config struct {
-	// ModelDir holds model.onnx, vocab.txt and manifest.json, as
-	// scripts/model/fetch.sh writes them.
+	// Model is the model; the zero Model means MiniLM().
+	Model Model
+	// ModelDir holds model.onnx, vocab.txt and manifest.json, as the
+	// model's fetch script writes them.
 	ModelDir string
 	// LibraryPath is the ONNX Runtime shared library; empty means
 	// ModelDir/libonnxruntime.so.
@@ -79,9 +116,10 @@ type Config struct {
 	Inflight int
 }
 
-// Embedder embeds texts with all-MiniLM-L6-v2. It is safe for concurrent
-// use; Close releases the model.
+// Embedder embeds texts with one model. It is safe for concurrent use;
+// Close releases the model.
 type Embedder struct {
+	model   Model
 	tok     *Tokenizer
 	session session
 	info    lore.EmbedderInfo
@@ -93,7 +131,7 @@ type Embedder struct {
 	slots chan struct{}
 }
 
-var _ lore.Embedder = (*Embedder)(nil)
+var _ lore.QueryEmbedder = (*Embedder)(nil)
 
 // session runs the model. The ONNX Runtime one needs cgo
 // (session_cgo.go); without cgo newSession reports EUNAVAILABLE
@@ -106,14 +144,18 @@ type session interface {
 }
 
 // New loads the model from cfg.ModelDir after verifying every file against
-// the manifest. It returns EUNAVAILABLE, with a message that says to run
-// `make model`, when the files are missing, incomplete or corrupt.
+// the manifest. It returns EUNAVAILABLE, with a message that says how to
+// install the model, when the files are missing, incomplete or corrupt.
 func New(cfg Config) (*Embedder, error) {
+	model := cfg.Model
+	if model == (Model{}) {
+		model = MiniLM()
+	}
 	if cfg.ModelDir == "" {
-		return nil, lore.Errorf(lore.EINVALID, "minilm: model directory is not set")
+		return nil, lore.Errorf(lore.EINVALID, "%s: model directory is not set", model.Name)
 	}
 	if cfg.Threads < 0 || cfg.Inflight < 0 {
-		return nil, lore.Errorf(lore.EINVALID, "minilm: threads is %d and inflight %d, want 0 (the default) or more", cfg.Threads, cfg.Inflight)
+		return nil, lore.Errorf(lore.EINVALID, "%s: threads is %d and inflight %d, want 0 (the default) or more", model.Name, cfg.Threads, cfg.Inflight)
 	}
 	threads := cmp.Or(cfg.Threads, runtime.NumCPU())
 	inflight := cmp.Or(cfg.Inflight, max(runtime.NumCPU()/threads, 1))
@@ -127,8 +169,8 @@ func New(cfg Config) (*Embedder, error) {
 	if checkLib {
 		files = append(files, libraryFile)
 	}
-	sums, err := onnxrt.VerifyModelDir(cfg.ModelDir, Name, Dim, files, func(format string, args ...any) error {
-		return unavailable(cfg.ModelDir, format, args...)
+	sums, err := onnxrt.VerifyModelDir(cfg.ModelDir, model.Name, Dim, files, func(format string, args ...any) error {
+		return unavailable(model, cfg.ModelDir, format, args...)
 	})
 	if err != nil {
 		return nil, err
@@ -136,9 +178,9 @@ func New(cfg Config) (*Embedder, error) {
 
 	vf, err := os.Open(filepath.Join(cfg.ModelDir, vocabFile))
 	if err != nil {
-		return nil, fmt.Errorf("minilm: open vocab: %w", err)
+		return nil, fmt.Errorf("%s: open vocab: %w", model.Name, err)
 	}
-	tok, err := NewTokenizer(vf, MaxSeqLength)
+	tok, err := NewTokenizer(vf, model.MaxSeqLength)
 	vf.Close()
 	if err != nil {
 		return nil, err
@@ -149,10 +191,13 @@ func New(cfg Config) (*Embedder, error) {
 		return nil, err
 	}
 	return &Embedder{
+		model:   model,
 		tok:     tok,
 		session: sess,
-		info:    lore.EmbedderInfo{Name: Name, Dim: Dim, Checksum: "sha256:" + sums[modelFile]},
-		slots:   make(chan struct{}, inflight),
+		// The query prefix is part of what query vectors mean, so the
+		// store records it.
+		info:  lore.EmbedderInfo{Name: model.Name, Dim: Dim, Checksum: "sha256:" + sums[modelFile], QueryPrefix: model.QueryPrefix},
+		slots: make(chan struct{}, inflight),
 	}, nil
 }
 
@@ -163,13 +208,23 @@ func (e *Embedder) Info() lore.EmbedderInfo { return e.info }
 func (e *Embedder) Tokenizer() *Tokenizer { return e.tok }
 
 // Embed returns one unit-length vector of Dim floats per text, in order.
-// Texts longer than MaxSeqLength tokens are truncated, as
+// Texts longer than the model's MaxSeqLength tokens are truncated, as
 // sentence-transformers does.
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	return e.embed(ctx, "", texts)
+}
+
+// EmbedQuery embeds search queries: with the model's query prefix, if it
+// has one.
+func (e *Embedder) EmbedQuery(ctx context.Context, texts []string) ([][]float32, error) {
+	return e.embed(ctx, e.model.QueryPrefix, texts)
+}
+
+func (e *Embedder) embed(ctx context.Context, prefix string, texts []string) ([][]float32, error) {
 	e.mu.RLock()
 	defer e.mu.RUnlock()
 	if e.closed {
-		return nil, lore.Errorf(lore.EUNAVAILABLE, "minilm: the embedder is closed")
+		return nil, lore.Errorf(lore.EUNAVAILABLE, "%s: the embedder is closed", e.model.Name)
 	}
 	out := make([][]float32, len(texts))
 	if len(texts) == 0 {
@@ -178,7 +233,7 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 	ids := make([][]int32, len(texts))
 	order := make([]int, len(texts))
 	for i, t := range texts {
-		ids[i] = e.tok.Encode(t)
+		ids[i] = e.tok.Encode(prefix + t)
 		order[i] = i
 	}
 	// Longest first, so each batch pads to a length close to all of its rows.
@@ -190,6 +245,9 @@ func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, erro
 		}
 		seq := len(ids[order[start]])
 		rows := onnxrt.BatchRows(seq, len(order)-start)
+		if e.model.OneTextPerRun {
+			rows = 1
+		}
 		batch := order[start : start+rows]
 		vecs := flat[start*Dim : (start+rows)*Dim]
 		if err := e.run(ctx, ids, batch, seq, vecs); err != nil {
@@ -239,7 +297,7 @@ func (e *Embedder) Close() error {
 
 // unavailable is the error for a model directory that cannot be used; it
 // says how to repair it.
-func unavailable(dir, format string, args ...any) error {
-	return lore.Errorf(lore.EUNAVAILABLE, "embedding model %s in %s: %s; run `make model` (scripts/model/fetch.sh DATA_DIR) to install it",
-		Name, dir, fmt.Sprintf(format, args...))
+func unavailable(m Model, dir, format string, args ...any) error {
+	return lore.Errorf(lore.EUNAVAILABLE, "embedding model %s in %s: %s; %s to install it",
+		m.Name, dir, fmt.Sprintf(format, args...), m.install)
 }

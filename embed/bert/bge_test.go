@@ -1,0 +1,157 @@
+package bert
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	lore "github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/embed/internal/onnxrt"
+)
+
+// bgeReference is fixtures/embeddings/bge-reference.json, written by
+// scripts/bge/reference.py from the full-precision model.
+type bgeReference struct {
+	MaxSeqLength     int    `json:"max_seq_length"`
+	QueryInstruction string `json:"query_instruction"`
+	Sentences        []struct {
+		Text   string    `json:"text"`
+		IDs    []int32   `json:"ids"`
+		Vector []float32 `json:"vector"`
+	} `json:"sentences"`
+}
+
+func loadBGEReference(tb testing.TB) *bgeReference {
+	tb.Helper()
+	raw, err := os.ReadFile(filepath.Join(fixtureDir, "bge-reference.json"))
+	if err != nil {
+		tb.Fatalf("read reference: %v", err)
+	}
+	var ref bgeReference
+	if err := json.Unmarshal(raw, &ref); err != nil {
+		tb.Fatalf("parse reference: %v", err)
+	}
+	return &ref
+}
+
+// TestBGEReferenceMatchesModel keeps the fixture and the model description
+// in step: same length limit, same query instruction.
+func TestBGEReferenceMatchesModel(t *testing.T) {
+	ref := loadBGEReference(t)
+	m := BGESmall()
+	if ref.MaxSeqLength != m.MaxSeqLength || ref.QueryInstruction != m.QueryPrefix {
+		t.Fatalf("fixture has max_seq_length %d and instruction %q, BGESmall() %d and %q",
+			ref.MaxSeqLength, ref.QueryInstruction, m.MaxSeqLength, m.QueryPrefix)
+	}
+}
+
+// TestBGETokenizerMatchesReference: bge's tokenizer.json is BERT's uncased
+// WordPiece, so the Go tokenizer must give Hugging Face tokenizers' ids.
+func TestBGETokenizerMatchesReference(t *testing.T) {
+	ref := loadBGEReference(t)
+	tok := fixtureTokenizer(t)
+	for i, s := range ref.Sentences {
+		if got := tok.Encode(s.Text); !slices.Equal(got, s.IDs) {
+			t.Errorf("sentence %d %q: ids %v, want %v", i, s.Text, got, s.IDs)
+		}
+	}
+}
+
+// TestBGEEmbedMatchesReference is the correctness test of the installed
+// int8 model (with the pooling pool.py adds) against the full-precision one.
+// int8 costs a little: every vector within cosine 0.94 (one-word and full-width texts are
+// the farthest), on average 0.99.
+func TestBGEEmbedMatchesReference(t *testing.T) {
+	e := mustOpen(t, Config{Model: BGESmall(), ModelDir: bgeModelDir(t)})
+	ref := loadBGEReference(t)
+	texts := make([]string, len(ref.Sentences))
+	for i, s := range ref.Sentences {
+		texts[i] = s.Text
+	}
+	vecs, err := e.Embed(context.Background(), texts)
+	if err != nil {
+		t.Fatalf("Embed: %v", err)
+	}
+	var sum float64
+	for i, s := range ref.Sentences {
+		got := cosine(vecs[i], s.Vector)
+		sum += got
+		if got < 0.94 {
+			t.Errorf("sentence %d %q: cosine %.4f to the full-precision vector, want >= 0.94", i, s.Text, got)
+		}
+	}
+	mean := sum / float64(len(ref.Sentences))
+	if mean < 0.99 {
+		t.Errorf("mean cosine %.4f, want >= 0.99", mean)
+	}
+	t.Logf("mean cosine to the full-precision vectors: %.4f", mean)
+}
+
+// TestBGEQueriesCarryTheInstruction: EmbedQuery is Embed of the instruction
+// and the query, Embed of a stored text has no instruction, and Info
+// records the instruction so a store refuses vectors made without it.
+func TestBGEQueriesCarryTheInstruction(t *testing.T) {
+	dir := bgeModelDir(t)
+	e := mustOpen(t, Config{Model: BGESmall(), ModelDir: dir})
+	ctx := context.Background()
+	const q = "Where does my sister live?"
+	query, err := e.EmbedQuery(ctx, []string{q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	both, err := e.Embed(ctx, []string{BGESmall().QueryPrefix + q, q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cosine(query[0], both[0]); got < 0.99999 {
+		t.Errorf("cosine(EmbedQuery(q), Embed(instruction+q))=%.6f, want 1", got)
+	}
+	if got := cosine(query[0], both[1]); got > 0.999 {
+		t.Errorf("cosine(EmbedQuery(q), Embed(q))=%.6f: the instruction changed nothing", got)
+	}
+	sums, err := onnxrt.VerifyModelDir(dir, BGESmall().Name, Dim, []string{modelFile}, func(format string, args ...any) error {
+		return fmt.Errorf(format, args...)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := lore.EmbedderInfo{Name: "bge-small-en-v1.5-q", Dim: Dim, Checksum: "sha256:" + sums[modelFile], QueryPrefix: BGESmall().QueryPrefix}
+	if got := e.Info(); got != want {
+		t.Fatalf("Info()=%+v, want %+v", got, want)
+	}
+}
+
+// TestBGEVectorsIgnoreBatchMates: each text runs alone (OneTextPerRun), so
+// its vector is the same alone and in any batch.
+func TestBGEVectorsIgnoreBatchMates(t *testing.T) {
+	e := mustOpen(t, Config{Model: BGESmall(), ModelDir: bgeModelDir(t)})
+	ctx := context.Background()
+	texts := []string{"I moved to Toronto in March.", "a", strings.Repeat("long text about hiking ", 80), "Emma lives in Rome."}
+	batch, err := e.Embed(ctx, texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, text := range texts {
+		alone, err := e.Embed(ctx, []string{text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(alone[0], batch[i]) {
+			t.Errorf("text %d: vector in a batch differs from its vector alone (cosine %.6f)", i, cosine(alone[0], batch[i]))
+		}
+	}
+}
+
+// TestBGEMissingModelSaysHowToInstall: the error names bge's fetch script,
+// not MiniLM's.
+func TestBGEMissingModelSaysHowToInstall(t *testing.T) {
+	_, err := New(Config{Model: BGESmall(), ModelDir: filepath.Join(t.TempDir(), "absent")})
+	if lore.ErrorCode(err) != lore.EUNAVAILABLE || !strings.Contains(lore.ErrorMessage(err), "make model-bge") {
+		t.Fatalf("New=%v, want EUNAVAILABLE naming `make model-bge`", err)
+	}
+}
