@@ -32,41 +32,13 @@ jar_sha256="4efa53b113e93b9e3a756900463faa18df2919aec0ac4492e837d7c356cce983"
 onnx_sha256="6c9c6101a956d62dfb5e7190c538226c0c5bb9cb27b651234b6df063ee7dbfe4"
 tokenizer_sha256="d241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66"
 
-sha() { sha256sum "$1" | cut -d' ' -f1; }
-check() { # check FILE SHA256 — fail naming the file when the sum differs
-	local got
-	got="$(sha "$1")"
-	if [[ "$got" != "$2" ]]; then
-		echo "fetch.sh: $1: sha256 $got, want $2" >&2
-		return 1
-	fi
-}
-
+. "$here/../model/lib.sh"
 "$here/../model/fetch.sh" "$1"
 minilm="$1/models/all-MiniLM-L6-v2"
 venv="${XDG_CACHE_HOME:-$HOME/.cache}/lore/model-venv"
 converter_sha256="$(cat "$here/pool.py" "$here/../model/requirements.txt" | sha256sum | cut -d' ' -f1)"
 
-installed() { # every file the manifest names is present with its sum
-	[[ -f "$dest/manifest.json" ]] || return 1
-	"$venv/bin/python" - "$dest" "$converter_sha256" <<'PY'
-import hashlib, json, os, sys
-dest = sys.argv[1]
-with open(os.path.join(dest, "manifest.json")) as f:
-    manifest = json.load(f)
-if manifest.get("converter_sha256") != sys.argv[2]:
-    sys.exit(1)
-for name in ("model.onnx", "vocab.txt", "libonnxruntime.so"):
-    path = os.path.join(dest, name)
-    if name not in manifest["files"] or not os.path.isfile(path):
-        sys.exit(1)
-    with open(path, "rb") as f:
-        if hashlib.file_digest(f, "sha256").hexdigest() != manifest["files"][name]["sha256"]:
-            sys.exit(1)
-PY
-}
-
-if installed; then
+if installed "$dest" "$converter_sha256" "$onnx_sha256" model.onnx vocab.txt libonnxruntime.so; then
 	echo "fetch.sh: $dest is complete"
 	exit 0
 fi

@@ -43,41 +43,10 @@ Linux/x86_64 | Linux/amd64)
 	;;
 esac
 
-sha() { sha256sum "$1" | cut -d' ' -f1; }
+. "$model_scripts/lib.sh"
 converter_sha256="$(cat "$here/convert.py" "$model_scripts/requirements.txt" | sha256sum | cut -d' ' -f1)"
 
-check() {
-	local got
-	got="$(sha "$1")"
-	if [[ "$got" != "$2" ]]; then
-		echo "fetch.sh: $1: sha256 $got, want $2" >&2
-		return 1
-	fi
-}
-
-installed() {
-	[[ -f "$dest/manifest.json" ]] || return 1
-	python3 - "$dest" "$converter_sha256" "$weights_sha256" <<'PY'
-import hashlib, json, os, sys
-dest = sys.argv[1]
-with open(os.path.join(dest, "manifest.json")) as f:
-    manifest = json.load(f)
-if manifest.get("converter_sha256") != sys.argv[2] or manifest["source"].get("weights_sha256") != sys.argv[3]:
-    sys.exit(1)
-for name in ("model.onnx", "tokenizer.json", "libonnxruntime.so"):
-    path = os.path.join(dest, name)
-    if name not in manifest["files"] or not os.path.isfile(path):
-        sys.exit(1)
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    if h.hexdigest() != manifest["files"][name]["sha256"]:
-        sys.exit(1)
-PY
-}
-
-if installed; then
+if installed "$dest" "$converter_sha256" "$weights_sha256" model.onnx tokenizer.json libonnxruntime.so; then
 	echo "fetch.sh: $dest is complete"
 	exit 0
 fi

@@ -52,45 +52,13 @@ if [[ "$(uname -s)" != "Linux" ]]; then
 	exit 1
 fi
 
-sha() { sha256sum "$1" | cut -d' ' -f1; }
+. "$here/lib.sh"
 
 # The converter's own sum is recorded too, so that a changed conversion
 # (convert.py or its pinned packages) converts the model again.
 converter_sha256="$(cat "$here/convert.py" "$here/requirements.txt" | sha256sum | cut -d' ' -f1)"
 
-check() { # check FILE SHA256 — fail naming the file when the sum differs
-	local got
-	got="$(sha "$1")"
-	if [[ "$got" != "$2" ]]; then
-		echo "fetch.sh: $1: sha256 $got, want $2" >&2
-		return 1
-	fi
-}
-
-installed() { # every file the manifest names is present with its sum
-	[[ -f "$dest/manifest.json" ]] || return 1
-	python3 - "$dest" "$converter_sha256" <<'EOF'
-import hashlib, json, os, sys
-dest = sys.argv[1]
-with open(os.path.join(dest, "manifest.json")) as f:
-    manifest = json.load(f)
-if manifest.get("converter_sha256") != sys.argv[2]:
-    sys.exit(1)
-files = manifest["files"]
-for name in ("model.onnx", "vocab.txt", "libonnxruntime.so"):
-    path = os.path.join(dest, name)
-    if name not in files or not os.path.isfile(path):
-        sys.exit(1)
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    if h.hexdigest() != files[name]["sha256"]:
-        sys.exit(1)
-EOF
-}
-
-if installed; then
+if installed "$dest" "$converter_sha256" "" model.onnx vocab.txt libonnxruntime.so; then
 	echo "fetch.sh: $dest is complete"
 	exit 0
 fi
