@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/lore-memory/lore"
@@ -240,7 +239,9 @@ func (s *Store) MemorySignals(ctx context.Context, ns lore.Scope, ids []string, 
 	if err := ns.Validate(); err != nil {
 		return nil, err
 	}
-	out, err := readSignals(ctx, s.signalStmts.on(s.r), ns, ids, queryHash)
+	// s.reads keeps the statements prepared: a search runs them every
+	// time, and preparing them anew cost as much as running them.
+	out, err := readSignals(ctx, s.reads, ns, ids, queryHash)
 	return out, wrap("memory signals", err)
 }
 
@@ -253,54 +254,6 @@ const signalsQuery = `SELECT m.memory_id, m.adjustment, m.helpful, m.unhelpful, 
 // successQuery reads a namespace's success rows for one query hash.
 const successQuery = `SELECT memory_id, helpful, unhelpful FROM success
 	WHERE tenant_id = ? AND user_id = ? AND agent_id = ? AND query_hash = ?`
-
-// preparedReader holds statements prepared on the reader pool, by text.
-type preparedReader map[string]*sql.Stmt
-
-// prepareReader prepares each query on db.
-func prepareReader(ctx context.Context, db *sql.DB, queries ...string) (preparedReader, error) {
-	out := preparedReader{}
-	for _, q := range queries {
-		st, err := db.PrepareContext(ctx, q)
-		if err != nil {
-			out.close()
-			return nil, err
-		}
-		out[q] = st
-	}
-	return out, nil
-}
-
-func (p preparedReader) close() error {
-	var errs []error
-	for _, st := range p {
-		errs = append(errs, st.Close())
-	}
-	return errors.Join(errs...)
-}
-
-// on is a querier that runs the prepared statements for their texts and
-// anything else on db.
-func (p preparedReader) on(db *sql.DB) querier { return preparedQuerier{p, db} }
-
-type preparedQuerier struct {
-	stmts preparedReader
-	db    *sql.DB
-}
-
-func (q preparedQuerier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	if st := q.stmts[query]; st != nil {
-		return st.QueryContext(ctx, args...)
-	}
-	return q.db.QueryContext(ctx, query, args...)
-}
-
-func (q preparedQuerier) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	if st := q.stmts[query]; st != nil {
-		return st.QueryRowContext(ctx, args...)
-	}
-	return q.db.QueryRowContext(ctx, query, args...)
-}
 
 // readSignals reads the memories' rows by probing the namespace's primary
 // key once per id, the ids passed as one JSON array: the statement's text

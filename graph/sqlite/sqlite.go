@@ -86,12 +86,7 @@ type Store struct {
 	annBuildHook  func()
 
 	// fenceStmt is erasedQuery prepared on the writer (see checkFence).
-	fenceStmt *sql.Stmt
-	// signalStmts are the search's signal reads prepared on the readers
-	// (feedback.go): a search runs them every time, and preparing them
-	// anew cost as much as running them.
-	signalStmts preparedReader
-
+	fenceStmt   *sql.Stmt
 	closeMu     sync.Mutex
 	refs        int  // the Store and each open Index view hold one
 	storeClosed bool // the Store's own reference is released
@@ -158,10 +153,6 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	s.r = r
 	s.reads = newStmtCache(r)
-	if s.signalStmts, err = prepareReader(ctx, r, signalsQuery, successQuery); err != nil {
-		s.Close()
-		return nil, fmt.Errorf("sqlite: prepare signal reads: %w", err)
-	}
 	return s, nil
 }
 
@@ -189,7 +180,6 @@ func (s *Store) release(done *bool) error {
 	close(s.annStop)
 	s.annWG.Wait()
 	var errs []error
-	errs = append(errs, s.signalStmts.close())
 	if s.r != nil {
 		errs = append(errs, s.reads.close(), s.r.Close())
 	}
