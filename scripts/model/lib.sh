@@ -1,5 +1,58 @@
 # lib.sh — helpers the model fetch scripts (scripts/model, scripts/e5,
-# scripts/bge) source.
+# scripts/bge) source: checksums, the installed-directory check, the
+# conversion venv and ONNX Runtime.
+
+lib_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+
+# onnxruntime-node 1.24.1 bundles ONNX Runtime 1.24.1, the C API version (24)
+# that github.com/yalue/onnxruntime_go v1.27.0 is built against.
+ort_pkg="onnxruntime-node@1.24.1"
+
+# onnxruntime_build — "ARCH SHA256" of this machine's library in $ort_pkg;
+# fails, saying why, where the package has none.
+onnxruntime_build() {
+	if [[ "$(uname -s)" != "Linux" ]]; then
+		echo "fetch.sh: only Linux is supported (onnxruntime-node ships other systems' libraries under other names)" >&2
+		return 1
+	fi
+	case "$(uname -m)" in
+	x86_64 | amd64) echo "x64 53ef1ac028dd1b05554b8da28d9159eb3876f99868193d2aaa6e67f0243c23d4" ;;
+	aarch64 | arm64) echo "arm64 7954e8bdedb497f830c6a679e818d98399b7f4d81ade1126c3e0be74d28111ab" ;;
+	*)
+		echo "fetch.sh: no ONNX Runtime build for $(uname -s)/$(uname -m) in $ort_pkg" >&2
+		return 1
+		;;
+	esac
+}
+
+# fetch_onnxruntime WORK — downloads $ort_pkg into WORK through npm's cache,
+# checks this machine's library and prints its path.
+fetch_onnxruntime() {
+	local build arch sum lib
+	build="$(onnxruntime_build)" || return 1
+	read -r arch sum <<<"$build"
+	echo "fetch.sh: downloading $ort_pkg" >&2
+	(cd "$1" && npm pack --silent "$ort_pkg" >/dev/null)
+	tar -xzf "$1"/onnxruntime-node-*.tgz -C "$1" "package/bin/napi-v6/linux/$arch/libonnxruntime.so.1"
+	lib="$1/package/bin/napi-v6/linux/$arch/libonnxruntime.so.1"
+	check "$lib" "$sum" || return 1
+	echo "$lib"
+}
+
+# model_venv — prints the private venv the converters run in (numpy, onnx,
+# safetensors, pinned in requirements.txt), preparing it first when it is
+# missing or its pins changed. Nothing goes into the system's Python.
+model_venv() {
+	local venv="${XDG_CACHE_HOME:-$HOME/.cache}/lore/model-venv" req="$lib_dir/requirements.txt"
+	if ! "$venv/bin/python" -c "import numpy, onnx, safetensors" 2>/dev/null || ! cmp -s "$req" "$venv/requirements.txt"; then
+		echo "fetch.sh: preparing the conversion environment in $venv" >&2
+		rm -rf "$venv"
+		python3 -m venv "$venv" >&2
+		"$venv/bin/python" -m pip install --quiet -r "$req" >&2
+		cp "$req" "$venv/requirements.txt"
+	fi
+	echo "$venv"
+}
 
 # sha FILE — its sha256, hex.
 sha() { sha256sum "$1" | cut -d' ' -f1; }
