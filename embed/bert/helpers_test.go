@@ -2,11 +2,11 @@ package bert
 
 import (
 	"encoding/json"
-	"math"
 	"os"
 	"path/filepath"
 	"testing"
 
+	lore "github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/embed/internal/onnxrt"
 	"github.com/lore-memory/lore/storetest"
 )
@@ -107,12 +107,5 @@ func mustOpen(tb testing.TB, cfg Config) *Embedder {
 	return e
 }
 
-func cosine(a, b []float32) float64 {
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	return dot / math.Sqrt(na*nb)
-}
+// cosine is lore.Cosine, named short for the assertions.
+func cosine(a, b []float32) float64 { return lore.Cosine(a, b) }

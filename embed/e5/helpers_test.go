@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	lore "github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/embed/internal/onnxrt"
 	"github.com/lore-memory/lore/storetest"
 )
@@ -121,12 +122,5 @@ func mustNew(tb testing.TB, threads int) *Embedder {
 	return e
 }
 
-func cosine(a, b []float32) float64 {
-	var dot, na, nb float64
-	for i := range a {
-		dot += float64(a[i]) * float64(b[i])
-		na += float64(a[i]) * float64(a[i])
-		nb += float64(b[i]) * float64(b[i])
-	}
-	return dot / math.Sqrt(na*nb)
-}
+// cosine is lore.Cosine, named short for the assertions.
+func cosine(a, b []float32) float64 { return lore.Cosine(a, b) }
