@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lore-memory/lore/embed/internal/embedbench"
 	"github.com/lore-memory/lore/internal/cputime"
 )
 
@@ -49,7 +50,7 @@ func BenchmarkEmbedBatch(b *testing.B) { benchEmbedBatch(b, minilmAt) }
 func BenchmarkBGEEmbedBatch(b *testing.B) { benchEmbedBatch(b, bgeAt) }
 
 // BenchmarkEmbedQuery measures the latency of embedding one query with
-// MiniLM, as a search does: p50 and p99 over all iterations.
+// MiniLM, as a search does (embedbench.QueryLatency).
 func BenchmarkEmbedQuery(b *testing.B) { benchEmbedQuery(b, minilmAt) }
 
 // BenchmarkBGEEmbedQuery is BenchmarkEmbedQuery for bge-small-en-v1.5, its
@@ -88,27 +89,7 @@ func benchEmbedBatch(b *testing.B, open func(*testing.B, int) *Embedder) {
 func benchEmbedQuery(b *testing.B, open func(*testing.B, int) *Embedder) {
 	for _, threads := range []int{1, 2} {
 		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
-			e := open(b, threads)
-			queries := benchSentences(64)
-			ctx := context.Background()
-			if _, err := e.EmbedQuery(ctx, queries[:1]); err != nil {
-				b.Fatal(err)
-			}
-			var lat []time.Duration
-			cpu0 := cputime.Process()
-			i := 0
-			for b.Loop() {
-				start := time.Now()
-				if _, err := e.EmbedQuery(ctx, queries[i%len(queries):i%len(queries)+1]); err != nil {
-					b.Fatal(err)
-				}
-				lat = append(lat, time.Since(start))
-				i++
-			}
-			slices.Sort(lat)
-			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
-			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
-			b.ReportMetric(float64((cputime.Process()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			embedbench.QueryLatency(b, open(b, threads).EmbedQuery, benchSentences(64))
 		})
 	}
 }

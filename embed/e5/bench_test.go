@@ -3,10 +3,10 @@ package e5
 import (
 	"context"
 	"fmt"
-	"slices"
 	"testing"
 	"time"
 
+	"github.com/lore-memory/lore/embed/internal/embedbench"
 	"github.com/lore-memory/lore/internal/cputime"
 )
 
@@ -36,27 +36,7 @@ func benchTexts(n int) []string {
 func BenchmarkEmbedQuery(b *testing.B) {
 	for _, threads := range []int{1, 2} {
 		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
-			e := mustNew(b, threads)
-			queries := benchTexts(64)
-			ctx := context.Background()
-			if _, err := e.EmbedQuery(ctx, queries[:1]); err != nil {
-				b.Fatal(err)
-			}
-			var lat []time.Duration
-			cpu0 := cputime.Process()
-			i := 0
-			for b.Loop() {
-				start := time.Now()
-				if _, err := e.EmbedQuery(ctx, queries[i%len(queries):i%len(queries)+1]); err != nil {
-					b.Fatal(err)
-				}
-				lat = append(lat, time.Since(start))
-				i++
-			}
-			slices.Sort(lat)
-			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
-			b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
-			b.ReportMetric(float64((cputime.Process()-cpu0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			embedbench.QueryLatency(b, mustNew(b, threads).EmbedQuery, benchTexts(64))
 		})
 	}
 }
