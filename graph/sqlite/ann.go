@@ -54,6 +54,12 @@ func (s *Store) annEF(limit int) int {
 	return max(annMinEF, f*limit)
 }
 
+// SetANNBreadth sets how many times the limit an HNSW search walks for
+// candidates before the exact rescoring; 0 or less restores the default
+// (3). Wider searches find more of the exact top results and cost more
+// (BenchmarkANN, bench/scale's BenchmarkANN).
+func (s *Store) SetANNBreadth(factor int) { s.annEFFactor.Store(int64(max(factor, 0))) }
+
 // SetANNThreshold sets the set size from which SearchVector uses an
 // approximate (HNSW) index; 0 or less turns it off, so every search scans
 // exactly.

@@ -107,9 +107,14 @@ func (h *hnsw) add(id string, vec []float32) {
 	}
 }
 
-// link adds to to from's links at level l; past limit it keeps the limit
-// most similar to from. (The heuristic of selectNeighbors here would cost
-// limit² dot products per link, the most of a build.)
+// link adds to to from's links at level l; past limit it chooses from's
+// links again with selectNeighbors' heuristic. Keeping just the limit most
+// similar instead (no dot products between the candidates, so a build
+// about twice as fast) let clusters link only inside themselves, and
+// searches from outside missed them: on 4,000 clustered vectors the top
+// 50 held 0.80 of the exact scan's at annMinEF (0.71 when each vector had
+// five copies, as templated text under a bag-of-words embedder gives),
+// against 0.985 and 0.964 with the heuristic (TestHNSWClusteredRecall).
 func (h *hnsw) link(from, to int32, l, limit int) {
 	node := &h.nodes[from]
 	node.links[l] = append(node.links[l], to)
@@ -121,11 +126,7 @@ func (h *hnsw) link(from, to int32, l, limit int) {
 		cands[i] = simNode{dot(node.vec, h.nodes[c].vec), c}
 	}
 	slices.SortFunc(cands, bySimDesc)
-	links := node.links[l][:0]
-	for _, c := range cands[:limit] {
-		links = append(links, c.n)
-	}
-	node.links[l] = links
+	node.links[l] = append(node.links[l][:0], h.selectNeighbors(cands, limit)...)
 }
 
 // selectNeighbors picks up to limit links from candidates sorted most

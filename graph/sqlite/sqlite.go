@@ -73,7 +73,7 @@ type Store struct {
 	// index for candidates instead of scanning (see SetANNThreshold).
 	annThreshold atomic.Int64
 	// annEFFactor times the limit is the breadth of an HNSW search (ann.go);
-	// 0: 3. Set by BenchmarkANN's sweep.
+	// 0: 3. Set by SetANNBreadth.
 	annEFFactor atomic.Int64
 	// annStop is closed by Close to stop background index builds, and
 	// annWG waits for them; annBuilds and annBuildNanos count the finished
