@@ -59,6 +59,9 @@ type backendConfig struct {
 	EmbedQueryPrefix, EmbedPassagePrefix string
 	// QueryCache is the number of query vectors kept; 0 turns the cache off.
 	QueryCache int
+	// ANNThreshold is the vector-set size from which the embedded index
+	// searches an HNSW graph instead of scanning; 0 turns it off.
+	ANNThreshold int
 
 	LLMBaseURL, LLMModel, LLMAPIKey string
 
@@ -107,6 +110,7 @@ func (c *backendConfig) register(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&c.EmbedQueryPrefix, "embedder-query-prefix", e.str("LORE_EMBED_QUERY_PREFIX", ""), `text put before every search query, e.g. "query: " for an e5 model served as is (env LORE_EMBED_QUERY_PREFIX)`)
 	fs.StringVar(&c.EmbedPassagePrefix, "embedder-passage-prefix", e.str("LORE_EMBED_PASSAGE_PREFIX", ""), `text put before every stored passage, e.g. "passage: " (env LORE_EMBED_PASSAGE_PREFIX)`)
 	fs.IntVar(&c.QueryCache, "query-cache", e.int("LORE_QUERY_CACHE", querycache.DefaultSize), "query vectors kept in memory, least recently used out; 0 turns the cache off (env LORE_QUERY_CACHE)")
+	fs.IntVar(&c.ANNThreshold, "ann-threshold", e.int("LORE_ANN_THRESHOLD", sqlite.DefaultANNThreshold), "embedded index: vectors in one user's set from which searches use an approximate (HNSW) index built in the background; 0 scans exactly always (env LORE_ANN_THRESHOLD)")
 	fs.StringVar(&c.Extractor, "extractor", e.str("LORE_EXTRACTOR", "rules"), "extractor: rules, llm or llm+rules (env LORE_EXTRACTOR)")
 	fs.StringVar(&c.FactScorer, "fact-scorer", e.str("LORE_FACT_SCORER", defaultFactScorer), "on or off: drop rules statements the learned fact scorer (extract/rules/scorer.go) rates below its threshold; needs the minilm embedder (env LORE_FACT_SCORER)")
 	fs.StringVar(&c.SingleValued, "single-valued-predicates", e.str("LORE_SINGLE_VALUED_PREDICATES", ""),
@@ -204,7 +208,7 @@ func openBackends(ctx context.Context, cfg backendConfig, log *slog.Logger) (_ *
 func openGraph(ctx context.Context, cfg backendConfig) (lore.Store, error) {
 	switch g := cfg.Graph; {
 	case g == "sqlite":
-		s, err := openSQLite(ctx, cfg.DataDir)
+		s, err := openSQLite(ctx, cfg)
 		if err != nil {
 			return nil, err
 		}
@@ -231,11 +235,19 @@ type migrator interface {
 }
 
 // openSQLite opens the embedded store in the data directory, creating both.
-func openSQLite(ctx context.Context, dataDir string) (*sqlite.Store, error) {
-	if err := os.MkdirAll(dataDir, 0o700); err != nil {
+func openSQLite(ctx context.Context, cfg backendConfig) (*sqlite.Store, error) {
+	if cfg.ANNThreshold < 0 {
+		return nil, lore.Errorf(lore.EINVALID, "--ann-threshold is %d, want 0 (off) or more", cfg.ANNThreshold)
+	}
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return nil, fmt.Errorf("create data directory: %w", err)
 	}
-	return sqlite.Open(ctx, filepath.Join(dataDir, "lore.db"))
+	s, err := sqlite.Open(ctx, filepath.Join(cfg.DataDir, "lore.db"))
+	if err != nil {
+		return nil, err
+	}
+	s.SetANNThreshold(cfg.ANNThreshold)
+	return s, nil
 }
 
 // openIndex opens the index named by cfg.Index. The embedded index lives
@@ -246,7 +258,7 @@ func openIndex(ctx context.Context, cfg backendConfig, store lore.Store) (lore.I
 		if s, ok := store.(*sqlite.Store); ok {
 			return s.Index(), nil
 		}
-		s, err := openSQLite(ctx, cfg.DataDir)
+		s, err := openSQLite(ctx, cfg)
 		if err != nil {
 			return nil, err
 		}

@@ -85,6 +85,7 @@ func TestBackendChoiceErrors(t *testing.T) {
 		{"unknown extractor", backendConfig{Graph: "sqlite", Index: "embedded", Embedder: "none", Extractor: "magic"}, "--extractor"},
 		{"llm without base URL", backendConfig{Graph: "sqlite", Index: "embedded", Embedder: "none", Extractor: "llm"}, "LORE_LLM_BASE_URL"},
 		{"llm+rules without base URL", backendConfig{Graph: "sqlite", Index: "embedded", Embedder: "none", Extractor: "llm+rules"}, "LORE_LLM_BASE_URL"},
+		{"negative ANN threshold", backendConfig{Graph: "sqlite", Index: "embedded", Embedder: "none", Extractor: "rules", ANNThreshold: -1}, "--ann-threshold"},
 		{"bad single-valued predicate", backendConfig{Graph: "sqlite", Index: "embedded", Embedder: "none", Extractor: "rules", SingleValued: "shoe_size, !!!"}, "--single-valued-predicates"},
 	}
 	for _, tt := range tests {
