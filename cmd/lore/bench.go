@@ -8,7 +8,6 @@ import (
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/bench"
-	"github.com/lore-memory/lore/ingest"
 	"github.com/lore-memory/lore/retrieve"
 )
 
@@ -113,17 +112,8 @@ func (m *Main) bench(ctx context.Context, args []string) error {
 		return lore.Errorf(lore.EINVALID, "--type %q: no question of this type in the split", *group)
 	}
 
-	b, err := m.openData(ctx, cfg)
+	svc, pipe, err := m.openBench(ctx, cfg, *tuning)
 	if err != nil {
-		return err
-	}
-	log := m.quietLogger()
-	svc := b.ingestService(ingest.DefaultConfig(), log)
-	if err := svc.CheckEmbedder(ctx); err != nil {
-		return err
-	}
-	pipe := b.pipeline()
-	if err := applyRetrieval(pipe, svc, *tuning); err != nil {
 		return err
 	}
 	runner := bench.Runner{Ingest: svc, Pipeline: pipe, Limit: *limit, Progress: m.Stderr, Reuse: *reuse}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/bench"
-	"github.com/lore-memory/lore/ingest"
 )
 
 // benchFacts runs `lore bench facts`: the relational question set.
@@ -37,16 +36,8 @@ func (m *Main) benchFacts(ctx context.Context, args []string) error {
 	}
 	defer cleanup()
 
-	b, err := m.openData(ctx, cfg)
+	svc, pipe, err := m.openBench(ctx, cfg, *tuning)
 	if err != nil {
-		return err
-	}
-	svc := b.ingestService(ingest.DefaultConfig(), m.quietLogger())
-	if err := svc.CheckEmbedder(ctx); err != nil {
-		return err
-	}
-	pipe := b.pipeline()
-	if err := applyRetrieval(pipe, svc, *tuning); err != nil {
 		return err
 	}
 	runner := bench.FactsRunner{Ingest: svc, Pipeline: pipe, Progress: m.Stderr, Reuse: *reuse}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/bench"
-	"github.com/lore-memory/lore/ingest"
 	"github.com/lore-memory/lore/retrieve"
 )
 
@@ -53,16 +52,8 @@ func (m *Main) benchFeedback(ctx context.Context, args []string) error {
 		return lore.Errorf(lore.EINVALID, "read %s: %v", *data, err)
 	}
 	ds = ds.Half(half)
-	b, err := m.openData(ctx, cfg)
+	svc, pipe, err := m.openBench(ctx, cfg, *tuning)
 	if err != nil {
-		return err
-	}
-	svc := b.ingestService(ingest.DefaultConfig(), m.quietLogger())
-	if err := svc.CheckEmbedder(ctx); err != nil {
-		return err
-	}
-	pipe := b.pipeline()
-	if err := applyRetrieval(pipe, svc, *tuning); err != nil {
 		return err
 	}
 	if pipe.Feedback == nil {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/bench"
-	"github.com/lore-memory/lore/ingest"
 	"github.com/lore-memory/lore/retrieve"
 )
 
@@ -47,16 +46,8 @@ func (m *Main) benchProfile(ctx context.Context, args []string) error {
 		return err
 	}
 	defer cleanup()
-	b, err := m.openData(ctx, cfg)
+	svc, pipe, err := m.openBench(ctx, cfg, *tuning)
 	if err != nil {
-		return err
-	}
-	svc := b.ingestService(ingest.DefaultConfig(), m.quietLogger())
-	if err := svc.CheckEmbedder(ctx); err != nil {
-		return err
-	}
-	pipe := b.pipeline()
-	if err := applyRetrieval(pipe, svc, *tuning); err != nil {
 		return err
 	}
 	runner := bench.ProfileRunner{Ingest: svc, Pipeline: pipe, Personal: personal, LatencyPasses: *passes, Progress: m.Stderr}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -80,4 +81,24 @@ func writeJSONReport(path string, rep any) error {
 		return fmt.Errorf("bench: write %s: %w", path, err)
 	}
 	return nil
+}
+
+// openBench opens the bench's data directory and returns what every bench
+// mode runs: the ingest service, its store checked against the configured
+// embedder, and the retrieval pipeline with the --retrieval overrides
+// (tuning, a file path or "") applied to both.
+func (m *Main) openBench(ctx context.Context, cfg backendConfig, tuning string) (*ingest.Service, *retrieve.Pipeline, error) {
+	b, err := m.openData(ctx, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	svc := b.ingestService(ingest.DefaultConfig(), m.quietLogger())
+	if err := svc.CheckEmbedder(ctx); err != nil {
+		return nil, nil, err
+	}
+	pipe := b.pipeline()
+	if err := applyRetrieval(pipe, svc, tuning); err != nil {
+		return nil, nil, err
+	}
+	return svc, pipe, nil
 }
