@@ -131,16 +131,36 @@ func (d statsDelta) add(tenant, user, agent string, tokens, sign int64) {
 	}
 }
 
-// write applies the changes; a partition left without documents loses its
-// row.
-func (d statsDelta) write(ctx context.Context, tx *sql.Tx) error {
+// write applies the changes and moves every partition touched to a new
+// generation (migration 32), even one whose counts came out even: its
+// postings changed all the same. A partition left without documents loses
+// its row.
+//
+// The partitions' cached posting lists are dropped from cache at once:
+// their generation is gone, and an erased user's terms should not wait in
+// memory for eviction. (Should the transaction roll back, the lists are
+// only read again.)
+func (d statsDelta) write(ctx context.Context, tx *sql.Tx, cache *postingCache) error {
+	if len(d) == 0 {
+		return nil
+	}
+	for part := range d {
+		cache.dropPart(part)
+	}
+	var gen int64
+	if err := tx.QueryRowContext(ctx, `UPDATE index_gen SET n = n + 1 RETURNING n`).Scan(&gen); err != nil {
+		return fmt.Errorf("part stats: generation: %w", err)
+	}
 	for part, p := range d {
 		if p.docs == 0 && p.tokens == 0 {
+			if _, err := tx.ExecContext(ctx, `UPDATE part_stats SET gen = ? WHERE part = ?`, gen, part); err != nil {
+				return fmt.Errorf("part stats: %w", err)
+			}
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO part_stats (part, docs, tokens) VALUES (?, ?, ?)
-			ON CONFLICT (part) DO UPDATE SET docs = docs + excluded.docs, tokens = tokens + excluded.tokens`,
-			part, p.docs, p.tokens); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO part_stats (part, docs, tokens, gen) VALUES (?, ?, ?, ?)
+			ON CONFLICT (part) DO UPDATE SET docs = docs + excluded.docs, tokens = tokens + excluded.tokens, gen = excluded.gen`,
+			part, p.docs, p.tokens, gen); err != nil {
 			return fmt.Errorf("part stats: %w", err)
 		}
 		if p.docs < 0 {
@@ -158,6 +178,7 @@ func (d statsDelta) write(ctx context.Context, tx *sql.Tx) error {
 type poster struct {
 	insert, drop *sql.Stmt
 	stats        statsDelta
+	cache        *postingCache // the store's, whose lists finish drops
 	// pending holds the postings of each document posted, by seq, until
 	// finish inserts them all in key order: a batch's inserts then land
 	// together in the postings' tree instead of all over it.
@@ -172,7 +193,7 @@ type postRow struct {
 }
 
 // newPoster prepares the statements of a poster; close releases them.
-func newPoster(ctx context.Context, tx *sql.Tx) (*poster, error) {
+func newPoster(ctx context.Context, tx *sql.Tx, cache *postingCache) (*poster, error) {
 	insert, err := tx.PrepareContext(ctx, `INSERT INTO doc_terms (part, term, seq, tf, len) VALUES (?, ?, ?, ?, ?)`)
 	if err != nil {
 		return nil, err
@@ -182,7 +203,7 @@ func newPoster(ctx context.Context, tx *sql.Tx) (*poster, error) {
 		insert.Close()
 		return nil, err
 	}
-	return &poster{insert: insert, drop: drop, stats: statsDelta{}, pending: map[int64][]postRow{}}, nil
+	return &poster{insert: insert, drop: drop, stats: statsDelta{}, cache: cache, pending: map[int64][]postRow{}}, nil
 }
 
 func (p *poster) close() {
@@ -230,7 +251,7 @@ func (p *poster) finish(ctx context.Context, tx *sql.Tx) error {
 		}
 	}
 	clear(p.pending)
-	return p.stats.write(ctx, tx)
+	return p.stats.write(ctx, tx, p.cache)
 }
 
 // unpost removes the postings of document seq, of tokens terms, which stays
@@ -287,7 +308,7 @@ func (s *Store) postUnposted(ctx context.Context, limit int) (int, error) {
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		p, err := newPoster(ctx, tx)
+		p, err := newPoster(ctx, tx, s.postings)
 		if err != nil {
 			return err
 		}
@@ -329,7 +350,7 @@ func (x *Index) SearchText(ctx context.Context, q lore.IndexQuery) ([]lore.Index
 		return nil, wrap("search text", err)
 	}
 	defer tx.Rollback()
-	hits, err := searchText(ctx, txReader{tx, x.s.reads}, q, qterms, limit)
+	hits, err := searchText(ctx, txReader{tx, x.s.reads}, x.s.postings, q, qterms, limit)
 	if err != nil {
 		return nil, wrap("search text", err)
 	}
@@ -361,10 +382,13 @@ type candidate struct {
 // are then only looked up for the documents still within reach. Common
 // terms, whose postings are the long ones, are the ones left; the hits and
 // scores are those of a full evaluation.
-func searchText(ctx context.Context, tx querier, q lore.IndexQuery, qterms []string, limit int) ([]lore.IndexHit, error) {
+//
+// Long posting lists come from cache (postingcache.go; nil: none) when the
+// partition is still at the generation they were read at.
+func searchText(ctx context.Context, tx querier, cache *postingCache, q lore.IndexQuery, qterms []string, limit int) ([]lore.IndexHit, error) {
 	part := readKey(q.Scope).part()
-	var n, total int64
-	err := tx.QueryRowContext(ctx, `SELECT docs, tokens FROM part_stats WHERE part = ?`, part).Scan(&n, &total)
+	var n, total, gen int64
+	err := tx.QueryRowContext(ctx, `SELECT docs, tokens, gen FROM part_stats WHERE part = ?`, part).Scan(&n, &total, &gen)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && (n <= 0 || total <= 0)) {
 		// No documents, or none with a term: nothing can match.
 		return []lore.IndexHit{}, nil
@@ -372,7 +396,7 @@ func searchText(ctx context.Context, tx querier, q lore.IndexQuery, qterms []str
 	if err != nil {
 		return nil, err
 	}
-	t := &termReader{tx: tx, part: part, avgdl: float64(total) / float64(n)}
+	t := &termReader{tx: tx, part: part, gen: gen, cache: cache, avgdl: float64(total) / float64(n)}
 	c := &checker{tx: tx, q: q, seen: map[int64]checked{}}
 	k := len(qterms)
 	lists := make([][]posting, k)
@@ -454,25 +478,44 @@ const (
 	lookupCost = 5
 )
 
-// termReader reads postings of one partition, with their weights.
+// termReader reads postings of one partition at generation gen, with their
+// weights, through cache when it is set.
 type termReader struct {
 	tx    querier
 	part  int64
+	gen   int64
+	cache *postingCache
 	avgdl float64
 }
 
-// all returns every posting of term, in seq order.
+// all returns every posting of term, in seq order. The list may be shared
+// with other searches: callers do not change it.
 func (t *termReader) all(ctx context.Context, term string) ([]posting, error) {
+	key := postingKey{part: t.part, gen: t.gen, term: term}
+	if t.cache != nil {
+		if l, ok := t.cache.get(key); ok {
+			return l, nil
+		}
+	}
 	rows, err := t.tx.QueryContext(ctx, postingsSQL, t.part, term)
 	if err != nil {
 		return nil, err
 	}
-	return t.scan(rows, nil)
+	l, err := t.scan(rows, nil)
+	if err == nil && t.cache != nil {
+		t.cache.put(key, l)
+	}
+	return l, err
 }
 
 // some returns the postings of term in the documents seqs, which are in
-// ascending order, in seq order.
+// ascending order, in seq order: from the whole list when it is cached.
 func (t *termReader) some(ctx context.Context, term string, seqs []int64) ([]posting, error) {
+	if t.cache != nil {
+		if l, ok := t.cache.get(postingKey{part: t.part, gen: t.gen, term: term}); ok {
+			return intersectSeqs(l, seqs), nil
+		}
+	}
 	var out []posting
 	for lo := 0; lo < len(seqs); lo += checkBatch {
 		part := seqs[lo:min(lo+checkBatch, len(seqs))]
@@ -490,6 +533,25 @@ func (t *termReader) some(ctx context.Context, term string, seqs []int64) ([]pos
 		}
 	}
 	return out, nil
+}
+
+// intersectSeqs returns the postings of l, in seq order, whose documents
+// are in seqs (ascending).
+func intersectSeqs(l []posting, seqs []int64) []posting {
+	var out []posting
+	i := 0
+	for _, seq := range seqs {
+		for i < len(l) && l[i].seq < seq {
+			i++
+		}
+		if i == len(l) {
+			break
+		}
+		if l[i].seq == seq {
+			out = append(out, l[i])
+		}
+	}
+	return out
 }
 
 // scan appends (seq, tf, len) rows to out with their weight

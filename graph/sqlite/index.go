@@ -119,7 +119,7 @@ func (x *Index) upsert(ctx context.Context, docs []lore.IndexDoc) error {
 			return err
 		}
 		defer dropVec.Close()
-		p, err := newPoster(ctx, tx)
+		p, err := newPoster(ctx, tx, s.postings)
 		if err != nil {
 			return err
 		}
@@ -188,7 +188,7 @@ func (x *Index) Delete(ctx context.Context, scope lore.Scope, ids []string) erro
 			var w where
 			w.in("id", part)
 			w.scopeFilter("", scope)
-			refs, err := deleteDocs(ctx, tx, w)
+			refs, err := deleteDocs(ctx, tx, w, s.postings)
 			if err != nil {
 				return err
 			}
@@ -216,7 +216,7 @@ func (x *Index) DeleteScope(ctx context.Context, scope lore.Scope) error {
 		var w where
 		w.scope("", scope)
 		var err error
-		gone, err = deleteDocs(ctx, tx, w)
+		gone, err = deleteDocs(ctx, tx, w, s.postings)
 		return err
 	})
 	if err != nil {
@@ -275,7 +275,7 @@ func docRefs(ctx context.Context, tx *sql.Tx, ids []string) ([]docRef, error) {
 // deleteDocs deletes the documents w selects, with their postings and
 // vectors (ON DELETE CASCADE; term_stats follows by trigger), takes them
 // out of their partitions' statistics and returns where they lived.
-func deleteDocs(ctx context.Context, tx *sql.Tx, w where) ([]docRef, error) {
+func deleteDocs(ctx context.Context, tx *sql.Tx, w where, cache *postingCache) ([]docRef, error) {
 	// The text is not needed: '' keeps one scanner for both statements.
 	rows, err := tx.QueryContext(ctx, `DELETE FROM docs WHERE `+w.sql()+`
 		RETURNING seq, id, tenant_id, user_id, agent_id, '', tokens`, w.args...)
@@ -292,7 +292,7 @@ func deleteDocs(ctx context.Context, tx *sql.Tx, w where) ([]docRef, error) {
 			stats.add(r.tenant, r.user, r.agent, r.tokens.Int64, -1)
 		}
 	}
-	return refs, stats.write(ctx, tx)
+	return refs, stats.write(ctx, tx, cache)
 }
 
 // scanRefs reads (seq, id, tenant_id, user_id, agent_id, text, tokens) rows

@@ -63,6 +63,9 @@ type Store struct {
 	// vectors caches each namespace's vectors in memory for SearchVector;
 	// see vectorCache.
 	vectors *vectorCache
+	// postings keeps long posting lists of the text index by partition
+	// generation; see postingcache.go.
+	postings *postingCache
 	// indexMu orders index writes together with their cache updates, so
 	// that the cache applies changes in commit order.
 	indexMu sync.Mutex
@@ -122,7 +125,8 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
-	s := &Store{path: path, w: w, now: time.Now, vectors: newVectorCache(), parallelScan: 20000, refs: 1, annStop: make(chan struct{})}
+	s := &Store{path: path, w: w, now: time.Now, vectors: newVectorCache(), postings: newPostingCache(postingCacheLimit),
+		parallelScan: 20000, refs: 1, annStop: make(chan struct{})}
 	s.annThreshold.Store(DefaultANNThreshold)
 	if err := s.migrate(ctx, math.MaxInt); err != nil {
 		w.Close()
