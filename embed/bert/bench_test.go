@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lore-memory/lore/embed/internal/embedbench"
 	"github.com/lore-memory/lore/internal/cputime"
+	"github.com/lore-memory/lore/internal/embedbench"
 )
 
 // benchSentences returns n varied sentences of about twelve word pieces

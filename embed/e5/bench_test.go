@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lore-memory/lore/embed/internal/embedbench"
 	"github.com/lore-memory/lore/internal/cputime"
+	"github.com/lore-memory/lore/internal/embedbench"
 )
 
 // benchTexts are short memories and questions in English, Traditional and

@@ -1,5 +1,5 @@
-// Package embedbench holds the benchmark loops the in-process embedders
-// share, so that their figures in README are measured the same way.
+// Package embedbench holds the benchmark loop the embedders share, so that
+// their figures in README are measured the same way.
 package embedbench
 
 import (
@@ -15,8 +15,9 @@ import (
 type EmbedQueryFunc func(ctx context.Context, texts []string) ([][]float32, error)
 
 // QueryLatency embeds queries one at a time, as a search pays for one on a
-// cache miss, and reports p50 and p95 wall time and the CPU per query
-// (which stays comparable on a busy machine). The first query is embedded
+// cache miss, and reports p50 and p95 wall time and this process's CPU per
+// query (which stays comparable on a busy machine; for an embedder behind
+// a server it is only the client's share). The first query is embedded
 // once before timing, so session warm-up is not counted.
 func QueryLatency(b *testing.B, embed EmbedQueryFunc, queries []string) {
 	b.Helper()
