@@ -19,7 +19,7 @@ var (
 	editorAlt  = thingAlt("editor")
 
 	// "I drive a 2012 Honda Civic"
-	driveRe = regexp.MustCompile(subj + `(?:drive|drives|driving|own|owns|have|has|got|bought|leased|picked\s+up)\s+(?:a\s+|an\s+|the\s+|my\s+)?(?:new\s+|used\s+|second-hand\s+|secondhand\s+|old\s+|\d{4}\s+)*((?i:` + carAlt + `)\b(?-i:\s+[\p{Lu}\d][\p{L}\d-]*){0,3})`)
+	driveRe = regexp.MustCompile(subj + `(?:drive|drives|driving|own|owns|have|has|got|bought|leased|picked\s+up|(?:switched|changed|upgraded|moved)\s+to)\s+(?:a\s+|an\s+|the\s+|my\s+)?(?:new\s+|used\s+|second-hand\s+|secondhand\s+|old\s+|\d{4}\s+)*((?i:` + carAlt + `)\b(?-i:\s+[\p{Lu}\d][\p{L}\d-]*){0,3})`)
 	// "I drive a Civic" (no make): the verb says it.
 	driveAnyRe = regexp.MustCompile(subj + `(?:drive|drives|driving)\s+(?:a\s+|an\s+|the\s+|my\s+)?(?-i:((?:\d{4}\s+)?\p{Lu}[\p{L}\d-]*(?:\s+[\p{Lu}\d][\p{L}\d-]*){0,3}))`)
 	// A left-out "I": "Got a used Tesla Model 3".
@@ -99,6 +99,8 @@ func (c *collector) changeFacts(subject, subjectType, clause string, ref time.Ti
 	}
 	if m := driveRe.FindStringSubmatch(clause); m != nil {
 		cur("drives", "drives a", m[1])
+	} else if m := driveRe.FindStringSubmatch(sharedSubject(clause)); m != nil {
+		cur("drives", "drives a", m[1])
 	} else if m := driveAnyRe.FindStringSubmatch(clause); m != nil && !isStopName(m[1]) {
 		cur("drives", "drives a", m[1])
 	}
@@ -166,4 +168,18 @@ func (c *collector) prior(subject, predicate, hint string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// andVerbRe is a verb phrase joined by "and" that shares the clause's
+// subject: "we got rid of the Avensis and switched to a Skoda".
+var andVerbRe = regexp.MustCompile(`(?i)^(?:i|we)\b.*?\s+and\s+(?:then\s+)?(\p{Ll}+ed\b.*)`)
+
+// sharedSubject returns the second verb phrase of a first-person clause
+// with its subject restored ("I switched to a Skoda"), or "".
+func sharedSubject(clause string) string {
+	m := andVerbRe.FindStringSubmatch(strings.TrimSpace(clause))
+	if m == nil {
+		return ""
+	}
+	return "I " + m[1]
 }

@@ -292,6 +292,12 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 	}
 	if m := notAnymoreRe.FindStringSubmatch(clause); m != nil {
 		obj := cleanEnd(m[1])
+		if place, ok := strings.CutPrefix(strings.TrimSpace(m[1]), "in "); ok && startsUpper(place) {
+			place = cleanEnd(place)
+			// "I'm not in Hamburg anymore": no longer lives there.
+			place = c.entity(place, "place")
+			return append(out, ended(subject, subjectType, "lives_in", "lives in", place, true, "place", ref))
+		}
 		pred := "is"
 		switch strings.ToLower(obj) {
 		case "vegetarian", "vegan", "pescatarian", "gluten-free", "gluten free", "sober":

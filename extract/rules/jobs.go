@@ -24,13 +24,17 @@ var (
 	// "Jonas is a cellist", "Sam's a high school history teacher", "she's a vet"
 	theirJobRe = regexp.MustCompile(nameRe + `(?:\s+is|'s|’s)\s+(?:now\s+)?(?i:a|an)\s+([^,;!?()]+)`)
 	// "Ana just started at St. Luke's Hospital", "Sam got hired at Northern Secondary"
-	theirStartRe = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+|recently\s+)?(?:started|starts|is\s+starting|got\s+hired|was\s+hired|got\s+a\s+job|joined|works|worked|is\s+working)\s+(?:work(?:ing)?\s+)?(?:at|for|with)\s+((?:the\s+)?\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*)*)`)
+	theirStartRe = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+|recently\s+)?(?:started|starts|is\s+starting|got\s+hired|was\s+hired|(?:got|took)\s+a\s+(?:new\s+)?job|joined|works|worked|is\s+working)\s+(?:work(?:ing)?\s+)?(?:at|for|with)\s+((?:the\s+)?\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*)*)`)
 	// "Ana just started at St. Luke's Hospital as a pharmacist", "Nomsa
 	// started at the hospital in Umhlanga as a radiographer"
 	theirStartAsRe = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+|recently\s+|now\s+)?(?:started|starts|is\s+starting|got\s+hired|was\s+hired|got\s+a\s+job|works|worked|is\s+working)\s+(?:work(?:ing)?\s+)?(?:at|for|with)\s+([^,;!?()]+?)\s+as\s+(?i:a|an)\s+([^,;!?()]+)`)
 	// "Miguel works as an electrician", "Miguel lives in Phoenix and works
 	// as an electrician"
 	theirWorksAsRe = regexp.MustCompile(nameRe + `\s+(?:(?:lives|lived)\s+in\s+[^,;.!?]+?\s+and\s+)?(?:now\s+|still\s+|also\s+)?works\s+as\s+(?i:a|an)\s+([^,;!?()]+)`)
+	// "my nephew Oliver, who is an architect", "Luca (he's a sound
+	// engineer)", "Emil, who works as an apprentice electrician": a job
+	// said of a named person in passing.
+	theirAsideJobRe = regexp.MustCompile(nameRe + `(?:,\s+who(?:\s+is|'s|’s|\s+works\s+as)|\s+\((?:he|she|they)(?:\s+is|\s+are|'s|’s|\s+works\s+as)|\s+\(|,\s+(?i:a|an)\s+)\s*(?:now\s+|also\s+|still\s+)?(?:(?i:a|an)\s+)?([^,;!?()]+)`)
 	// "Dana is at Google now", "Dana's now at Google": an employer when
 	// "now" says it changed (without it, "Dana is at Costco" is an errand).
 	theirAtNowRe = regexp.MustCompile(nameRe + `(?:\s+is|'s|’s)\s+(now\s+|currently\s+)?at\s+` + orgAlt + `(\s+now\b|\s+these\s+days\b)?`)
@@ -52,7 +56,7 @@ const newJobAlt = `(?i:(?:start(?:ed|ing|s)?|began|begin(?:ning|s)?|got\s+hired|
 func splitJob(rest string) (title, org string) {
 	rest = strings.TrimRight(strings.TrimSpace(rest), ".!?…")
 	lower := strings.ToLower(rest)
-	for _, b := range []string{" so ", " and ", " but ", " because ", " who ", " which ", " in ", " now", " lol", " tbh", " btw", " today", " tonight", " tomorrow", " yesterday", " this ", " next ", " last ", " on ", " from "} {
+	for _, b := range []string{" so ", " and ", " but ", " because ", " who ", " which ", " in ", " now", " lol", " tbh", " btw", " today", " tonight", " tomorrow", " yesterday", " this ", " next ", " last ", " on ", " from ", " there", " here"} {
 		if i := strings.Index(lower, b); i >= 0 {
 			rest, lower = rest[:i], lower[:i]
 		}
@@ -75,10 +79,26 @@ func jobTitle(t string) string {
 	if len(words) == 0 || len(words) > 5 {
 		return ""
 	}
-	if !occupations[words[len(words)-1]] {
+	if !isOccupation(words[len(words)-1]) {
 		return ""
 	}
 	return t
+}
+
+// occupationSuffixes end the names of professions the list need not spell
+// out: cardiologist, paediatrician, psychiatrist, photographer.
+var occupationSuffixes = []string{"ologist", "ician", "iatrist", "ographer"}
+
+func isOccupation(w string) bool {
+	if occupations[w] {
+		return true
+	}
+	for _, suf := range occupationSuffixes {
+		if strings.HasSuffix(w, suf) && len(w) > len(suf)+2 {
+			return true
+		}
+	}
+	return false
 }
 
 func orgName(o string) string {
@@ -96,6 +116,13 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 	var out []lore.ExtractedFact
 	job := func(s, sType, title, org string) {
 		if title = jobTitle(title); title == "" {
+			return
+		}
+		if rest, ok := cutRetired(title); ok {
+			// "Brigitte, a retired pharmacist": the job has ended.
+			f := ended(s, sType, "works_as", "works as", strings.ToLower(rest), false, "", ref)
+			f.Text = factText("%s is %s", s, withArticle(title))
+			out = append(out, f)
 			return
 		}
 		out = append(out, lore.ExtractedFact{
@@ -130,6 +157,14 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 		}
 	}
 	for _, m := range theirJobRe.FindAllStringSubmatch(clause, -1) {
+		if isStopName(m[1]) || isPronoun(m[1]) {
+			continue
+		}
+		if title, org := splitJob(m[2]); jobTitle(title) != "" {
+			job(c.entity(m[1], "person"), "person", title, org)
+		}
+	}
+	for _, m := range theirAsideJobRe.FindAllStringSubmatch(clause, -1) {
 		if isStopName(m[1]) || isPronoun(m[1]) {
 			continue
 		}
@@ -266,4 +301,15 @@ func withArticle(title string) string {
 		return "an " + title
 	}
 	return "a " + title
+}
+
+// cutRetired strips the word that says a title is no longer held
+// ("retired pharmacist" → "pharmacist").
+func cutRetired(title string) (string, bool) {
+	for _, p := range []string{"retired ", "former ", "ex-", "ex "} {
+		if rest, ok := strings.CutPrefix(strings.ToLower(title), p); ok && rest != "" {
+			return rest, true
+		}
+	}
+	return title, false
 }

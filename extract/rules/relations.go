@@ -27,6 +27,9 @@ var (
 	myRoleRe = regexp.MustCompile(`(?i:\b(my|our)\s+` + roleAdj + `(` + roleAlt + `)(?:'s name is|’s name is|,|\s+(?:is\s+)?named|\s+called|\s+is)?)\s+` + nameRe + `\b`)
 	// "a puppy named Biscuit", "his daughter called Lily"
 	namedRoleRe = regexp.MustCompile(`(?i:\b(a|an|the|my|our|his|her|their)\s+` + roleAdj + `(` + roleAlt + `)\s+(?:named|called))\s+` + nameRe + `\b`)
+	// A role said bare at the start of a sentence or list item, as in
+	// notes: "Wife Abena is a pharmacist", "- wife Meera is a cardiologist".
+	bareRoleRe = regexp.MustCompile(`^\s*(?:[-*•]\s*)?(?i:` + roleAdj + `(` + roleAlt + `))\s+` + nameRe + `\s+(?:\p{Ll}|\()`)
 	// "Emma is my sister"
 	isMyRoleRe = regexp.MustCompile(nameRe + `\s+(?i:is\s+(?:now\s+|officially\s+|also\s+|still\s+)?(?:my|our)\s+` + roleAdj + `(` + roleAlt + `))\b`)
 	// "Emma, my sister,"
@@ -36,7 +39,7 @@ var (
 	// The subject that opens a clause: "I", "we", "my brother Jake", "Jake".
 	clauseSubjectRe = regexp.MustCompile(`^(?:(?i:(i|we)\b)|(?i:my|our)\s+` + roleAdj + `(?i:` + roleAlt + `)\s+` + nameRe + `|` + nameRe + `)`)
 	// third-person relations between names: "Emma lives in Boston".
-	thirdLivesRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:lives|lived|moved|is living|has moved)\s+(?:in|to)\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)`)
+	thirdLivesRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:lives|lived|moved|is living|has moved)\s+(?:back\s+)?(?:in|to)\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)`)
 	thirdWorksRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:works|worked|is working)\s+(?:at|for)\s+(\p{Lu}[\p{L}&-]+(?:\s+\p{Lu}[\p{L}&-]+)*)`)
 )
 
@@ -97,6 +100,9 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 	}
 	for _, m := range myRoleRe.FindAllStringSubmatch(sentence, -1) {
 		add(c.relationFact(subject, subjectType, m[2], m[3], ref))
+	}
+	if m := bareRoleRe.FindStringSubmatch(sentence); m != nil {
+		add(c.relationFact(subject, subjectType, m[1], m[2], ref))
 	}
 	for _, m := range isMyRoleRe.FindAllStringSubmatchIndex(sentence, -1) {
 		// "Toby is my girlfriend's dog" says nothing about who Toby is to
@@ -183,4 +189,41 @@ func clauseOwner(before, subject, subjectType string) (string, string) {
 		return m[3], "person"
 	}
 	return "", ""
+}
+
+// myRoleOpenerRe is a sentence that opens with one of the speaker's people
+// or pets by role and name: "My son Mateo …", "my doctor, Dr. Patel, …".
+var myRoleOpenerRe = regexp.MustCompile(`^(?i:my|our)\s+` + roleAdj + `(?i:` + roleAlt + `)(?:,\s+|\s+)` + nameRe + `,?\s+(\p{Ll}[\p{L}'’]*)`)
+
+// openingPerson returns the person or pet a first-person sentence is about
+// when it opens with them by role and name and its first clause says
+// nothing more of the speaker ("My son Mateo is bringing his girlfriend",
+// but not "my doctor says I need rest"), or "". Such a sentence states a
+// fact about them, so it is theirs in the graph, and a question about them
+// ("What is my son bringing?") finds it through the role.
+func (c *collector) openingPerson(s string) string {
+	m := myRoleOpenerRe.FindStringSubmatchIndex(strings.TrimSpace(s))
+	if m == nil {
+		return ""
+	}
+	s = strings.TrimSpace(s)
+	name, next := s[m[2]:m[3]], strings.ToLower(s[m[4]:m[5]])
+	if isPronoun(name) || isStopName(name) || next == "and" || next == "or" {
+		return "" // "my sister Emma and I …" is about both
+	}
+	first := s[m[4]:]
+	for _, b := range []string{", and ", ", so ", ", but ", " so ", " but ", " because ", " tho ", " though ", "; ", " — ", " - ", ", which "} {
+		if i := strings.Index(first, b); i >= 0 {
+			first = first[:i]
+		}
+	}
+	for _, w := range lowerWords(first) {
+		if firstPerson[w] {
+			return ""
+		}
+	}
+	if t := c.typeOf(name); t == "person" || t == "pet" {
+		return c.entity(name, t)
+	}
+	return ""
 }

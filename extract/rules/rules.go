@@ -18,6 +18,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -226,6 +227,9 @@ func (c *collector) fullName(name string) string {
 
 func (c *collector) entity(name, typ string) string {
 	name = strings.TrimSpace(name)
+	if typ == "person" {
+		name = dropRoleWord(name)
+	}
 	key := lore.NormalizeName(name)
 	if key == "" {
 		return ""
@@ -256,6 +260,11 @@ func (c *collector) fact(f lore.ExtractedFact) {
 		}
 		if f.Confidence > old.Confidence {
 			old.Confidence = f.Confidence
+		}
+		// "we drive an Avensis … we got rid of the Avensis" in one batch:
+		// the fact held, then ended.
+		if f.InvalidAt != nil && old.InvalidAt == nil {
+			old.InvalidAt = f.InvalidAt
 		}
 		return
 	}
@@ -327,7 +336,7 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 	// reports of the speaker's own is kept.
 	reactive := len(sentences) > 0 && reaction(sentences[0], v)
 	for _, raw := range sentences {
-		s := stripOpeners(raw, v)
+		s := stripOpeners(untext(raw), v)
 		for _, f := range c.petNames(s, subject, speakerType, ref) {
 			add(f)
 		}
@@ -379,6 +388,10 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 		// not about the speaker ("Emma works at Siemens").
 		said := map[string]bool{} // subjects of the triples this sentence gave
 		for _, f := range c.relations(subject, speakerType, expanded, ref) {
+			said[f.Subject] = true
+			add(f)
+		}
+		for _, f := range c.corrections(subject, speakerType, expanded, ref) {
 			said[f.Subject] = true
 			add(f)
 		}
@@ -480,8 +493,14 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 			if when != nil {
 				validAt = when
 			}
+			who, whoType := subject, speakerType
+			// A sentence that gave a triple about them says it already
+			// ("My wife Thandi is a principal").
+			if p := c.openingPerson(s); p != "" && !said[p] {
+				who, whoType = p, c.typeOf(p)
+			}
 			spo = append(spo, lore.ExtractedFact{
-				Subject: subject, SubjectType: speakerType, Predicate: "statement",
+				Subject: who, SubjectType: whoType, Predicate: "statement",
 				Object: strings.TrimSuffix(text, "."), Text: text, ValidAt: validAt, Confidence: 0.6,
 			})
 		}
@@ -644,3 +663,14 @@ var pastRe = regexp.MustCompile(`(?i)\b(?:was|were|did|had|started|began|went|mo
 // has (measured on the LoCoMo tune half: 5 words keep coverage, 0.664 →
 // 0.663, and raise precision 0.515 → 0.526).
 const minStatementWords = 5
+
+// dropRoleWord drops a role word said before a name as if part of it
+// ("Wife Abena" → "Abena"): the name pattern takes two capitalised words,
+// and a sentence may open with the role.
+func dropRoleWord(name string) string {
+	first, rest, ok := strings.Cut(name, " ")
+	if !ok || !slices.Contains(roleWords, strings.ToLower(first)) {
+		return name
+	}
+	return rest
+}

@@ -46,7 +46,8 @@ func TestExtractRules3(t *testing.T) {
 		},
 		{
 			name: "her husband is the host's", text: "Our neighbour Ingrid throws great parties || we go every year, her husband Lars is a retired dentist",
-			want:  []triple{{s: "Ingrid", p: "has_husband", o: "Lars"}, {s: "Lars", p: "works_as", o: "retired dentist"}},
+			want:  []triple{{s: "Ingrid", p: "has_husband", o: "Lars"}, {s: "Lars", p: "works_as", o: "dentist", ended: true}},
+			texts: []string{"Ingrid's husband Lars is a retired dentist"},
 			never: []triple{{s: "user", p: "has_husband", o: "Lars"}},
 		},
 		{
@@ -175,21 +176,7 @@ func TestExtractRules3(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ex := extractMsgs(t, tt.text, at, tt.cands)
-			for _, w := range tt.want {
-				f := findFact(ex, w.s, w.p, w.o)
-				if f == nil {
-					t.Errorf("missing (%s, %s, %s); got:%s", w.s, w.p, w.o, describe(ex))
-					continue
-				}
-				if w.ended != (f.InvalidAt != nil) {
-					t.Errorf("(%s, %s, %s) InvalidAt=%v, want ended=%v", w.s, w.p, w.o, f.InvalidAt, w.ended)
-				}
-			}
-			for _, n := range tt.never {
-				if f := findFact(ex, n.s, n.p, n.o); f != nil {
-					t.Errorf("unexpected (%s, %s, %s) %q", n.s, n.p, n.o, f.Text)
-				}
-			}
+			checkTriples(t, ex, tt.want, tt.never)
 		next:
 			for _, want := range tt.texts {
 				for _, f := range ex.Facts {
@@ -303,5 +290,26 @@ func TestAtNowKeepsWhatChanged(t *testing.T) {
 	}
 	if !strings.Contains(text, "Dana left") || !strings.Contains(text, "Google") {
 		t.Fatalf("(Dana works_at Google) text %q, want the sentence that says she left", text)
+	}
+}
+
+// checkTriples fails for each wanted triple missing or with the wrong
+// ending, and for each triple that must never be extracted.
+func checkTriples(t *testing.T, ex *lore.Extraction, want, never []triple) {
+	t.Helper()
+	for _, w := range want {
+		f := findFact(ex, w.s, w.p, w.o)
+		if f == nil {
+			t.Errorf("missing (%s, %s, %s); got:%s", w.s, w.p, w.o, describe(ex))
+			continue
+		}
+		if w.ended != (f.InvalidAt != nil) {
+			t.Errorf("(%s, %s, %s) InvalidAt=%v, want ended=%v", w.s, w.p, w.o, f.InvalidAt, w.ended)
+		}
+	}
+	for _, n := range never {
+		if f := findFact(ex, n.s, n.p, n.o); f != nil {
+			t.Errorf("unexpected (%s, %s, %s) %q", n.s, n.p, n.o, f.Text)
+		}
 	}
 }

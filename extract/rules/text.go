@@ -53,6 +53,13 @@ var contractions = strings.NewReplacer(
 // differences harmless because offsets are taken after expansion.
 func expandContractions(s string) string { return contractions.Replace(s) }
 
+// bareImRe is "im" texted for "I'm" ("im 29, work night shifts"), a word
+// of its own before another.
+var bareImRe = regexp.MustCompile(`(^|[\s,.;:!(])(?:im|Im|IM)\s+`)
+
+// untext restores what texting drops that the patterns need: "im" → "I'm".
+func untext(s string) string { return bareImRe.ReplaceAllString(s, "${1}I'm ") }
+
 // clauseStartRe finds a conjunction that starts a new first-person clause:
 // "My name is Alex and I live in Lisbon" holds two statements.
 var clauseStartRe = regexp.MustCompile(`(?i)(?:[,;]\s*(?:(?:and|but|so|because|while|though|although|then|plus)\s+)?|\s+(?:and|but|so|because|while|though|although|then|plus)\s+)\b(i|we|my)\s`)
