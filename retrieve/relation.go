@@ -87,11 +87,11 @@ func (p *Pipeline) relate(ctx context.Context, req Request, a analysis, linked [
 	// do; other names do not (RelationCircle).
 	if user != nil {
 		for _, e := range circle {
-			fs, err := p.Graph.FindFacts(ctx, lore.FactFilter{Scope: req.Scope, SubjectID: user.ID, ObjectID: e.ID, Limit: 4})
+			own, err := p.inCircle(ctx, req.Scope, user, e, at)
 			if err != nil {
-				return out, fmt.Errorf("retrieve: relation circle: %w", err)
+				return out, err
 			}
-			if slices.ContainsFunc(fs, func(f *lore.Fact) bool { return strings.HasPrefix(f.Predicate, "has_") && at.valid(f) }) {
+			if own {
 				named = append(named, e)
 			}
 		}
@@ -186,6 +186,33 @@ func (p *Pipeline) relate(ctx context.Context, req Request, a analysis, linked [
 		}
 	}
 	return out, nil
+}
+
+// inCircle reports whether e is one of the user's people or pets: the
+// object of a current relation fact (has_<role>) of the user's, or of one
+// of theirs ("Kenji is Naomi's brother", Naomi being the user's wife).
+func (p *Pipeline) inCircle(ctx context.Context, scope lore.Scope, user, e *lore.Entity, at asOf) (bool, error) {
+	relation := func(f *lore.Fact) bool { return strings.HasPrefix(f.Predicate, "has_") && at.valid(f) }
+	fs, err := p.Graph.FindFacts(ctx, lore.FactFilter{Scope: scope, ObjectID: e.ID, Limit: 8})
+	if err != nil {
+		return false, fmt.Errorf("retrieve: relation circle: %w", err)
+	}
+	for _, f := range fs {
+		if !relation(f) {
+			continue
+		}
+		if f.SubjectID == user.ID {
+			return true, nil
+		}
+		via, err := p.Graph.FindFacts(ctx, lore.FactFilter{Scope: scope, SubjectID: user.ID, ObjectID: f.SubjectID, Limit: 4})
+		if err != nil {
+			return false, fmt.Errorf("retrieve: relation circle: %w", err)
+		}
+		if slices.ContainsFunc(via, relation) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // namedEntities are the linked entities the relation stage resolves by
