@@ -85,10 +85,8 @@ func jobTitle(t string) string {
 	return t
 }
 
-// occupationSuffixes end the names of professions the list need not spell
-// out: cardiologist, paediatrician, psychiatrist, photographer.
-var occupationSuffixes = []string{"ologist", "ician", "iatrist", "ographer"}
-
+// isOccupation reports whether w names a profession: a word of
+// occupations.txt or one ending in one of its suffixes (cardiologist).
 func isOccupation(w string) bool {
 	if occupations[w] {
 		return true

@@ -59,12 +59,12 @@ func (ps phraseSet) prefix(words []string) int {
 }
 
 var (
-	fillers             = newPhraseSet(readList("fillers.txt"))
-	pleasantries        = newPhraseSet(readList("pleasantries.txt"))
-	subjectless         = listSet(readList("subjectless.txt"))
-	roleWords, petRoles = readRoles()
-	endings             = readEndings()
-	occupations         = listSet(readList("occupations.txt"))
+	fillers                         = newPhraseSet(readList("fillers.txt"))
+	pleasantries                    = newPhraseSet(readList("pleasantries.txt"))
+	subjectless                     = listSet(readList("subjectless.txt"))
+	roleWords, petRoles             = readRoles()
+	endings                         = readEndings()
+	occupations, occupationSuffixes = readOccupations()
 )
 
 func listSet(list []string) map[string]bool {
@@ -110,4 +110,19 @@ func readEndings() []ending {
 	// Longest first: "got laid off from" before "left".
 	sort.SliceStable(out, func(i, j int) bool { return len(out[i].verb) > len(out[j].verb) })
 	return out
+}
+
+// readOccupations reads occupations.txt: whole words, and "-suffix" lines
+// for the endings that make a profession of any word.
+func readOccupations() (map[string]bool, []string) {
+	words := map[string]bool{}
+	var suffixes []string
+	for _, line := range readList("occupations.txt") {
+		if suf, ok := strings.CutPrefix(line, "-"); ok {
+			suffixes = append(suffixes, suf)
+			continue
+		}
+		words[line] = true
+	}
+	return words, suffixes
 }
