@@ -173,6 +173,29 @@ func ingToBase(w string) string {
 	return b
 }
 
+// titlesAt ends the speaker's job titles that were said with the employer
+// they left: "I'm a junior dev at Nubank", then "I left Nubank".
+func (c *collector) titlesAt(subject, subjectType, org string, ref time.Time) []lore.ExtractedFact {
+	var out []lore.ExtractedFact
+	seen := map[string]bool{}
+	check := func(f lore.ExtractedFact) {
+		if f.Subject != subject || f.Predicate != "works_as" || f.InvalidAt != nil || seen[f.Object] {
+			return
+		}
+		if strings.Contains(strings.ToLower(f.Text), strings.ToLower(org)) {
+			seen[f.Object] = true
+			out = append(out, ended(subject, subjectType, "works_as", "works as", f.Object, false, "", ref))
+		}
+	}
+	for _, f := range c.ex.Facts {
+		check(f)
+	}
+	for _, f := range c.candFacts {
+		check(lore.ExtractedFact{Subject: f.Subject, Predicate: f.Predicate, Object: f.Object, Text: f.Text, InvalidAt: f.InvalidAt})
+	}
+	return out
+}
+
 // endingFacts finds what a clause says stopped being true, and what
 // replaced it: "I quit Shopify" ends (user works_at Shopify); "moved from
 // Ottawa to Toronto" ends (lives_in Ottawa) and starts (lives_in Toronto).
@@ -266,11 +289,22 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 				}
 			}
 			org := cleanEnd(obj)
-			if !startsUpper(org) || isTemporalWord(lore.NormalizeName(org)) {
+			if isTemporalWord(lore.NormalizeName(org)) {
 				return out
+			}
+			if !startsUpper(org) {
+				// "I quit the credit union": an employer said in lower
+				// case only when the speaker was said to work there.
+				held, ok := c.prior(subject, "works_at", strings.TrimPrefix(org, "the "))
+				if !ok || org == "" {
+					return out
+				}
+				out = append(out, ended(subject, subjectType, "works_at", "works at", held, startsUpper(held), "organization", ref))
+				return append(out, c.titlesAt(subject, subjectType, held, ref)...)
 			}
 			org = c.entity(c.fullName(org), "organization")
 			out = append(out, ended(subject, subjectType, "works_at", "works at", org, true, "organization", ref))
+			out = append(out, c.titlesAt(subject, subjectType, org, ref)...)
 		case kind == "own":
 			obj := cleanEnd(rest)
 			if obj != "" && !isPronoun(obj) {

@@ -14,6 +14,9 @@ var (
 	// "I work at Shopify as a backend engineer": the title (works_at comes
 	// from the first-person patterns)
 	myWorkAsRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:still\s+|now\s+|currently\s+)?(?:am\s+)?work(?:s|ing)?\s+(?:at|for)\s+)[^,;!?()]+?(?i:\s+as\s+(?:a|an)\s+)([^,;!?()]+)`)
+	// "I work night shifts as a paramedic", "I'm freelancing as a
+	// bookkeeper": a title after a few words of how.
+	myWorkAsTitleRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:am\s+|are\s+)?(?:still\s+|now\s+|currently\s+|only\s+|mostly\s+)?(?:work(?:s|ing)?|freelanc(?:e|es|ing))\s+(?:\p{Ll}[\p{Ll}-]*\s+){0,3}?as\s+(?:a|an)\s+)([^,;!?()]+)`)
 	// "starting as a staff nurse at Ridge Hospital", "I got a job as a
 	// barista", "I got promoted to senior engineer", "I became a
 	// paramedic": a new title (and employer).
@@ -152,6 +155,9 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 		} else if m := myWorkAsRe.FindStringSubmatch(clause); m != nil {
 			title, _ := splitJob(m[1])
 			job(subject, subjectType, title, "")
+		} else if m := myWorkAsTitleRe.FindStringSubmatch(clause); m != nil {
+			title, org := splitJob(m[1])
+			job(subject, subjectType, title, org)
 		}
 	}
 	for _, m := range theirJobRe.FindAllStringSubmatch(clause, -1) {

@@ -23,7 +23,7 @@ type statement struct {
 }
 
 const (
-	subj = `(?i)\b(?:i|we)\s+(?:(?:have|had|has)\s+)?(?:just\s+|recently\s+|finally\s+|also\s+|really\s+|actually\s+|currently\s+|now\s+|still\s+|already\s+|usually\s+|often\s+|always\s+|even\s+|been\s+)*`
+	subj = `(?i)\b(?:i|we)\s+(?:(?:have|had|has)\s+)?(?:just\s+|recently\s+|finally\s+|also\s+|really\s+|actually\s+|currently\s+|now\s+|still\s+|already\s+|usually\s+|often\s+|always\s+|even\s+|been\s+|only\s+|mostly\s+|mainly\s+)*`
 )
 
 // statements are tried in order on each sentence; the more specific come first.
@@ -32,7 +32,7 @@ var statements = []statement{
 	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+(\d{1,3})\s+years?\s+old`), predicate: "age", verb: "is years old:", confidence: 0.9},
 	{re: regexp.MustCompile(subj + `(?:live|living|lives)\s+in\s+(.+)`), predicate: "lives_in", verb: "lives in", objectType: "place", confidence: 0.85},
 	{re: regexp.MustCompile(subj + `(?:moved|moving|relocated|relocating)\s+(?:back\s+)?to\s+(.+)`), predicate: "lives_in", verb: "moved to", objectType: "place", event: true, confidence: 0.8},
-	{re: regexp.MustCompile(subj + `(?:work|working|works)\s+(?:at|for)\s+(.+)`), predicate: "works_at", verb: "works at", objectType: "organization", confidence: 0.85},
+	{re: regexp.MustCompile(subj + `(?:work|working|works)\s+(?:(?:part|full)[- ]time\s+|remotely\s+)?(?:at|for)\s+(.+)`), predicate: "works_at", verb: "works at", objectType: "organization", confidence: 0.85},
 	{re: regexp.MustCompile(subj + `(?:got|started|landed|accepted|took|start|starting)\s+(?:a\s+|my\s+|the\s+)?(?:new\s+)?(?:(?:part|full)[- ]time\s+|summer\s+|weekend\s+)?(?:job|position|role|internship)\s+(?:at|with)\s+(.+)`), predicate: "works_at", verb: "started a job at", objectType: "organization", event: true, confidence: 0.8},
 	{re: regexp.MustCompile(subj + `(?:am\s+|are\s+)?(?:start|starting|started|begin|beginning|began)\s+(?:work(?:ing)?\s+|(?:a|my)\s+new\s+job\s+)?(?:at|with)\s+(\p{Lu}.+)`), predicate: "works_at", verb: "works at", objectType: "organization", event: true, confidence: 0.8},
 	{re: regexp.MustCompile(subj + `(?:work|working)\s+as\s+(?:a\s+|an\s+)?(.+)`), predicate: "works_as", verb: "works as", confidence: 0.85},

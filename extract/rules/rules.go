@@ -395,12 +395,27 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 			said[f.Subject] = true
 			add(f)
 		}
+		for _, f := range c.petLoss(subject, speakerType, expanded, ref) {
+			add(f)
+		}
 		// Jobs of the speaker are statements about them (the sentence's
 		// triple when it has no other); named people's are facts of their
 		// own.
+		// Clauses, with the subject a verb phrase shares given back ("I
+		// left Nubank and joined Mercado Livre"); the job patterns read
+		// the restored phrases too.
+		var clauses []string
+		jobText := expanded
+		for _, cl := range splitClauses(expanded) {
+			pieces := splitContinued(cl)
+			clauses = append(clauses, pieces...)
+			for _, p := range pieces[1:] {
+				jobText += "; " + p
+			}
+		}
 		var jobs []lore.ExtractedFact
 		c.said = standalone(s, v, ref)
-		for _, f := range c.jobFacts(subject, speakerType, expanded, ref, about) {
+		for _, f := range c.jobFacts(subject, speakerType, jobText, ref, about) {
 			if f.Subject == subject && f.InvalidAt == nil {
 				jobs = append(jobs, f)
 				continue
@@ -433,10 +448,11 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 			add(f)
 		}
 		spo := jobs
-		clauses := splitClauses(expanded)
 		clauseFacts := 0 // relations stated by clauses of their own
+		leftJob := false // a clause ended the speaker's employer
 		for _, clause := range clauses {
 			for _, f := range c.endingFacts(subject, speakerType, clause, ref) {
+				leftJob = leftJob || f.Predicate == "works_at" && f.InvalidAt != nil
 				add(f)
 			}
 			for _, f := range c.changeFacts(subject, speakerType, clause, ref) {
@@ -454,6 +470,11 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 			for _, f := range c.statements(subject, speakerType, clause, clauseSpans, clauseWhen, ref) {
 				if len(jobs) > 0 && f.Predicate == "is_a" {
 					continue // "I'm a nurse" is works_as already
+				}
+				if leftJob && f.Predicate == "joined" && startsUpper(f.Object) {
+					// "I left Nubank and joined Mercado Livre": the new
+					// employer.
+					f.Predicate, f.Object, f.ObjectIsEntity, f.ObjectType = "works_at", c.entity(f.Object, "organization"), true, "organization"
 				}
 				if len(clauses) > 1 {
 					f.Text = standalone(clause, v, ref)

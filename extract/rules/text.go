@@ -84,11 +84,63 @@ func splitClauses(sentence string) []string {
 	return out
 }
 
+// continuedRe is a comma or "and" before a word that may be a verb whose
+// subject the clause already gave: "I left Nubank and joined Mercado
+// Livre", "I am 29, work night shifts as a paramedic".
+var continuedRe = regexp.MustCompile(`(?:,\s*(?:and\s+|then\s+)?|\s+and\s+(?:then\s+)?)(\p{Ll}[\p{Ll}'’]*)\b`)
+
+// splitContinued cuts a first-person clause before each verb phrase that
+// shares its subject, and gives each such phrase the subject back ("I
+// joined Mercado Livre"), so the patterns, which want a subject, read it.
+// A past-tense or narrative verb (subjectless.txt) counts after "and" or a
+// comma; a present-tense one (continued.txt) only after a comma, and an
+// -ing form only after a comma ("I like reading and learning languages"
+// joins two likings).
+func splitContinued(clause string) []string {
+	w := lowerWords(clause)
+	for len(w) > 0 && adverbs[w[0]] {
+		w = w[1:]
+	}
+	if len(w) == 0 || (w[0] != "i" && w[0] != "we") {
+		return []string{clause}
+	}
+	var cuts [][2]int // [end of the piece before, start of the verb]
+	for _, m := range continuedRe.FindAllStringSubmatchIndex(clause, -1) {
+		word := strings.ToLower(clause[m[2]:m[3]])
+		comma := clause[m[0]] == ','
+		switch {
+		case adverbs[word]:
+			continue
+		case continuedVerbs[word] && comma:
+		case subjectless[word] && (comma || !strings.HasSuffix(word, "ing")):
+			if !leftOutSubject(clause[m[2]:]) {
+				continue
+			}
+		default:
+			continue
+		}
+		cuts = append(cuts, [2]int{m[0], m[2]})
+	}
+	if len(cuts) == 0 {
+		return []string{clause}
+	}
+	out := []string{strings.TrimSpace(clause[:cuts[0][0]])}
+	for i, c := range cuts {
+		end := len(clause)
+		if i+1 < len(cuts) {
+			end = cuts[i+1][0]
+		}
+		piece := strings.TrimSpace(clause[c[1]:end])
+		out = append(out, restoreSubject(piece, lowerWords(piece)))
+	}
+	return out
+}
+
 // clauseBreaks end an object phrase.
 var clauseBreaks = []string{
 	" and ", " but ", " because ", " so ", " which ", " when ", " where ", " while ", " since ",
 	" after ", " before ", " if ", " who ", " that ", " as ", " until ", " though ", " although ",
-	" with ", " for the ", " to see ", " to get ", " or ",
+	" with ", " for the ", " for a ", " for an ", " to see ", " to get ", " or ",
 }
 
 // trailingFillers are dropped from the end of an object phrase.

@@ -62,6 +62,7 @@ var (
 	fillers                         = newPhraseSet(readList("fillers.txt"))
 	pleasantries                    = newPhraseSet(readList("pleasantries.txt"))
 	subjectless                     = listSet(readList("subjectless.txt"))
+	continuedVerbs                  = listSet(readList("continued.txt"))
 	roleWords, petRoles             = readRoles()
 	endings                         = readEndings()
 	occupations, occupationSuffixes = readOccupations()

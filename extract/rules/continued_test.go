@@ -1,0 +1,93 @@
+package rules
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/lore-memory/lore"
+)
+
+func TestSplitContinued(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"I left Nubank and joined Mercado Livre", []string{"I left Nubank", "I joined Mercado Livre"}},
+		{"I am 29, work night shifts as a paramedic", []string{"I am 29", "I work night shifts as a paramedic"}},
+		{"Also I am not in Hamburg anymore, moved to Bremen", []string{"Also I am not in Hamburg anymore", "I moved to Bremen"}},
+		// Two likings joined by "and", not a second verb phrase.
+		{"I like reading and learning languages", []string{"I like reading and learning languages"}},
+		// A present-tense verb continues only after a comma.
+		{"I make bread and work on my bike", []string{"I make bread and work on my bike"}},
+		{"My sister left and joined a band", []string{"My sister left and joined a band"}},
+	} {
+		if got := splitContinued(c.in); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("splitContinued(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestExtractJobChanges covers job statements with the subject left out or
+// words between "work" and the title, employers left and joined, and pets
+// that died.
+func TestExtractJobChanges(t *testing.T) {
+	at := time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC)
+	held := func(p, o, text string) *lore.Fact {
+		return &lore.Fact{Subject: "user", Predicate: p, Object: o, Text: text}
+	}
+	tests := []struct {
+		name, text string
+		cands      []*lore.Fact
+		want       []triple
+		never      []triple
+	}{
+		{
+			name: "left and joined", text: "context im a junior dev at Nubank in Sao Paulo || new chapter!! i left Nubank and joined Mercado Livre, and we moved to Florianopolis",
+			want: []triple{{s: "user", p: "works_at", o: "Nubank", ended: true}, {s: "user", p: "works_as", o: "junior dev", ended: true},
+				{s: "user", p: "works_at", o: "Mercado Livre"}, {s: "user", p: "lives_in", o: "Florianopolis"}},
+		},
+		{
+			name: "joined without leaving is not a job", text: "I joined Parkrun last week and loved it",
+			never: []triple{{s: "user", p: "works_at", o: "Parkrun"}},
+		},
+		{
+			name: "words between work and the title", text: "im 29, work night shifts as a paramedic in Hamburg so timing is weird",
+			want: []triple{{s: "user", p: "works_as", o: "paramedic"}},
+		},
+		{
+			name: "freelancing as", text: "I'm freelancing as a bookkeeper from home now",
+			want: []triple{{s: "user", p: "works_as", o: "bookkeeper"}},
+		},
+		{
+			name: "only works part-time at", text: "I only work part-time at the credit union so I've some time on my hands.",
+			want: []triple{{s: "user", p: "works_at", o: "credit union"}},
+		},
+		{
+			name: "quit an employer held in lower case", text: "small bit of news, I quit the credit union in January",
+			cands: []*lore.Fact{held("works_at", "credit union", "user works part-time at the credit union")},
+			want:  []triple{{s: "user", p: "works_at", o: "credit union", ended: true}},
+		},
+		{
+			name: "quit something never said to be a job", text: "I quit the choir in January",
+			never: []triple{{s: "user", p: "works_at", o: "choir", ended: true}},
+		},
+		{
+			name: "moved on after a comma", text: "also im not in Hamburg anymore, moved to Bremen for a new station.",
+			want: []triple{{s: "user", p: "lives_in", o: "Hamburg", ended: true}, {s: "user", p: "lives_in", o: "Bremen"}},
+		},
+		{
+			name: "a pet that died", text: "Our dog Bamse is getting slow on walks. || Bamse passed away last month, he was 13.",
+			want: []triple{{s: "user", p: "has_dog", o: "Bamse", ended: true}},
+		},
+		{
+			name: "a person who died keeps the relation", text: "My friend Anna lives in Oslo. || Anna passed away last year.",
+			want: []triple{{s: "user", p: "has_friend", o: "Anna"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkTriples(t, extractMsgs(t, tt.text, at, tt.cands), tt.want, tt.never)
+		})
+	}
+}
