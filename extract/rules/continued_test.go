@@ -77,6 +77,19 @@ func TestExtractJobChanges(t *testing.T) {
 			want: []triple{{s: "user", p: "lives_in", o: "Hamburg", ended: true}, {s: "user", p: "lives_in", o: "Bremen"}},
 		},
 		{
+			name: "job after the age", text: "Sawubona. I'm 64, a signal technician at Transnet here in Durban. || I retired from Transnet at the end of March!",
+			want:  []triple{{s: "user", p: "works_at", o: "Transnet", ended: true}, {s: "user", p: "works_as", o: "signal technician", ended: true}},
+			never: []triple{{s: "user", p: "works_at", o: "Transnet at the end of March"}},
+		},
+		{
+			name: "pronoun after a dash", text: "My best friend Hanne thinks I'm too strict — she's a family therapist, so maybe she knows.",
+			want: []triple{{s: "Hanne", p: "works_as", o: "family therapist"}},
+		},
+		{
+			name: "lives in and works as", text: "Per lives in Trondheim now and works as a ferry captain, so his schedule is tricky.",
+			want: []triple{{s: "Per", p: "lives_in", o: "Trondheim"}, {s: "Per", p: "works_as", o: "ferry captain"}},
+		},
+		{
 			name: "a pet that died", text: "Our dog Bamse is getting slow on walks. || Bamse passed away last month, he was 13.",
 			want: []triple{{s: "user", p: "has_dog", o: "Bamse", ended: true}},
 		},

@@ -36,9 +36,10 @@ var (
 	introNameRe = regexp.MustCompile(`(?i:\b(?:this|that|a|some|one|an?\s+old)\s+(guy|man|boy|dude|bloke|lad|girl|woman|lady|gal|person)|\bsomeone)(?i:\s+(?:named|called))?\s+` + nameRe + `\b`)
 	// "my mom" with no name after it.
 	myBareRoleRe = regexp.MustCompile(`(?i:\b(my|our)\s+` + roleAdj + `(` + roleAlt + `))\b`)
-	// A subject pronoun opening a clause: sentence start, after a comma or
-	// a conjunction.
-	subjPronounRe = regexp.MustCompile(`(?i)(^|[,;:]\s*|\b(?:and|but|so|because|since|though|cause|cuz|guess|think|know|hope|says|said|mean)\s+)(she|he)(['’]s|\b)`)
+	// A subject pronoun opening a clause: sentence start, after a comma
+	// or dash ("Hanne thinks I'm strict — she's a therapist"), or
+	// after a conjunction.
+	subjPronounRe = regexp.MustCompile(`(?i)(^|[,;:—–]\s*|\s-\s+|\b(?:and|but|so|because|since|though|cause|cuz|guess|think|know|hope|says|said|mean)\s+)(she|he)(['’]s|\b)`)
 	// "her husband", "his older sister"
 	possPronounRe = regexp.MustCompile(`(?i)\b(her|his)\s+(` + roleAdj + `(?:` + roleAlt + `))\b`)
 )

@@ -302,7 +302,8 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 				out = append(out, ended(subject, subjectType, "works_at", "works at", held, startsUpper(held), "organization", ref))
 				return append(out, c.titlesAt(subject, subjectType, held, ref)...)
 			}
-			org = c.entity(c.fullName(org), "organization")
+			// "Transnet at the end of March": the name is the capitalised run.
+			org = c.entity(c.fullName(capitalRun(org)), "organization")
 			out = append(out, ended(subject, subjectType, "works_at", "works at", org, true, "organization", ref))
 			out = append(out, c.titlesAt(subject, subjectType, org, ref)...)
 		case kind == "own":

@@ -9,8 +9,9 @@ import (
 )
 
 var (
-	// "I'm a backend dev at Hollis Analytics", "I'm now a senior data analyst"
-	myJobRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m)\s+(?:now\s+|currently\s+|still\s+|also\s+)?(?:a|an)\s+)([^,;!?()]+)`)
+	// "I'm a backend dev at Hollis Analytics", "I'm now a senior data
+	// analyst", "I'm 64, a signal technician at Transnet"
+	myJobRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m)\s+(?:\d{1,3}(?:\s+years?\s+old)?,\s+)?(?:now\s+|currently\s+|still\s+|also\s+)?(?:a|an)\s+)([^,;!?()]+)`)
 	// "I work at Shopify as a backend engineer": the title (works_at comes
 	// from the first-person patterns)
 	myWorkAsRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:still\s+|now\s+|currently\s+)?(?:am\s+)?work(?:s|ing)?\s+(?:at|for)\s+)[^,;!?()]+?(?i:\s+as\s+(?:a|an)\s+)([^,;!?()]+)`)
