@@ -18,8 +18,9 @@ func TestSplitContinued(t *testing.T) {
 		{"Also I am not in Hamburg anymore, moved to Bremen", []string{"Also I am not in Hamburg anymore", "I moved to Bremen"}},
 		// Two likings joined by "and", not a second verb phrase.
 		{"I like reading and learning languages", []string{"I like reading and learning languages"}},
-		// A present-tense verb continues only after a comma.
-		{"I make bread and work on my bike", []string{"I make bread and work on my bike"}},
+		{"I live in Vancouver and work as a physiotherapist", []string{"I live in Vancouver", "I work as a physiotherapist"}},
+		// Only the verbs of personal facts continue.
+		{"I make bread and sell it at the market", []string{"I make bread and sell it at the market"}},
 		{"My sister left and joined a band", []string{"My sister left and joined a band"}},
 	} {
 		if got := splitContinued(c.in); !reflect.DeepEqual(got, c.want) {

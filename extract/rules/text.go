@@ -92,10 +92,9 @@ var continuedRe = regexp.MustCompile(`(?:,\s*(?:and\s+|then\s+)?|\s+and\s+(?:the
 // splitContinued cuts a first-person clause before each verb phrase that
 // shares its subject, and gives each such phrase the subject back ("I
 // joined Mercado Livre"), so the patterns, which want a subject, read it.
-// A past-tense or narrative verb (subjectless.txt) counts after "and" or a
-// comma; a present-tense one (continued.txt) only after a comma, and an
-// -ing form only after a comma ("I like reading and learning languages"
-// joins two likings).
+// A past-tense or narrative verb (subjectless.txt) or a present-tense one
+// of continued.txt counts after "and" or a comma; an -ing form only after a
+// comma ("I like reading and learning languages" joins two likings).
 func splitContinued(clause string) []string {
 	w := lowerWords(clause)
 	for len(w) > 0 && adverbs[w[0]] {
@@ -111,7 +110,7 @@ func splitContinued(clause string) []string {
 		switch {
 		case adverbs[word]:
 			continue
-		case continuedVerbs[word] && comma:
+		case continuedVerbs[word]:
 		case subjectless[word] && (comma || !strings.HasSuffix(word, "ing")):
 			if !leftOutSubject(clause[m[2]:]) {
 				continue
