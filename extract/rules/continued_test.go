@@ -91,6 +91,14 @@ func TestExtractJobChanges(t *testing.T) {
 			want: []triple{{s: "Per", p: "lives_in", o: "Trondheim"}, {s: "Per", p: "works_as", o: "ferry captain"}},
 		},
 		{
+			name: "now I'm at", text: "im a data analyst at Arup || and i left Arup last month, now im at the BBC doing the same analytics stuff.",
+			want: []triple{{s: "user", p: "works_at", o: "Arup", ended: true}, {s: "user", p: "works_at", o: "BBC"}},
+		},
+		{
+			name: "at a shop is no job", text: "I'm at Tesco buying milk, what else do I need for pancakes?",
+			never: []triple{{s: "user", p: "works_at", o: "Tesco"}},
+		},
+		{
 			name: "a pet that died", text: "Our dog Bamse is getting slow on walks. || Bamse passed away last month, he was 13.",
 			want: []triple{{s: "user", p: "has_dog", o: "Bamse", ended: true}},
 		},

@@ -42,8 +42,8 @@ var (
 	// "Dana is at Google now", "Dana's now at Google": an employer when
 	// "now" says it changed (without it, "Dana is at Costco" is an errand).
 	theirAtNowRe = regexp.MustCompile(nameRe + `(?:\s+is|'s|’s)\s+(now\s+|currently\s+)?at\s+` + orgAlt + `(\s+now\b|\s+these\s+days\b)?`)
-	// "I'm at Stripe now", "I'm now at Stripe"
-	myAtNowRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m)\s+(now\s+)?at\s+)` + orgAlt + `(?i:(\s+now\b|\s+these\s+days\b))?`)
+	// "I'm at Stripe now", "I'm now at Stripe", "now I'm at the BBC"
+	myAtNowRe = regexp.MustCompile(`(?i:\b(now,?\s+|currently,?\s+)?(?:i\s+am|i'm|i’m)\s+(now\s+)?at\s+)` + orgAlt + `(?i:(\s+now\b|\s+these\s+days\b))?`)
 	// "Bettina left Kestrel"
 	theirLeftRe = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+)?(?:left|quit)\s+((?:the\s+)?\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*)*)`)
 )
@@ -248,8 +248,8 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 		})
 	}
 	if own {
-		if m := myAtNowRe.FindStringSubmatch(clause); m != nil && m[1]+m[3] != "" {
-			atNow(subject, subjectType, m[2])
+		if m := myAtNowRe.FindStringSubmatch(clause); m != nil && m[1]+m[2]+m[4] != "" {
+			atNow(subject, subjectType, m[3])
 		}
 	}
 	for _, m := range theirAtNowRe.FindAllStringSubmatch(clause, -1) {
