@@ -1,6 +1,10 @@
 package retrieve
 
-import "time"
+import (
+	"slices"
+	"strings"
+	"time"
+)
 
 // endings maps each candidate fact ended by the read's moment to the turns
 // that ended or replaced it: its sources said at or after its end, and the
@@ -53,10 +57,25 @@ const SignalEnded = "ended"
 // (endings) share of that fact's fused score, the best such share: an ended
 // fact is no result, but what the query found in it is now said by the turn
 // that ended it ("Sold the Civic!" for "do I still have the Honda?").
-func applyEndedShare(c *candidateSet, f fused, at asOf, share float64) {
+//
+// A query that asks for an attribute ("What does my ex-husband do?") is
+// answered only by the endings of facts stating it: a corrected city is no
+// answer to a question about a job.
+func applyEndedShare(c *candidateSet, f fused, at asOf, share float64, ws []string) {
 	closers, _ := endings(c, at)
+	typed, _ := topicPredicates(ws)
+	hints := questionHints(ws)
+	asked := func(pred string) bool {
+		if len(typed) == 0 && len(hints) == 0 {
+			return true
+		}
+		return predicateIn(pred, typed) || slices.ContainsFunc(hints, func(h string) bool { return strings.Contains(pred, h) })
+	}
 	bonus := map[string]float64{}
 	for id, cl := range closers {
+		if fact := c.facts[id]; fact != nil && !asked(fact.Predicate) {
+			continue
+		}
 		v := share * f.Scores[id]
 		for _, ep := range cl {
 			if _, ok := c.episodes[ep]; ok && v > bonus[ep] {

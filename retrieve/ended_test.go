@@ -23,12 +23,12 @@ func TestApplyEndedShare(t *testing.T) {
 		return fused{Scores: map[string]float64{"e3": 0.7, "e4": 0.5, "civic": 0.4}, Details: map[string]map[string]float64{}}
 	}
 	f := newFused()
-	applyEndedShare(c, f, asOf{T: dayN(100), Now: dayN(100), Explicit: true}, 1)
+	applyEndedShare(c, f, asOf{T: dayN(100), Now: dayN(100), Explicit: true}, 1, nil)
 	if f.Scores["e4"] != 0.9 || f.Scores["e3"] != 0.7 || f.Details["e4"][SignalEnded] != 0.4 {
 		t.Errorf("after the end: scores %v details %v, want e4 0.9", f.Scores, f.Details)
 	}
 	f = newFused()
-	applyEndedShare(c, f, asOf{T: dayN(30), Now: dayN(100), Explicit: true}, 1)
+	applyEndedShare(c, f, asOf{T: dayN(30), Now: dayN(100), Explicit: true}, 1, nil)
 	if f.Scores["e4"] != 0.5 {
 		t.Errorf("before the end: e4 %v, want 0.5", f.Scores["e4"])
 	}
@@ -54,7 +54,7 @@ func TestEndedShareLaterValue(t *testing.T) {
 		c.facts[f.ID], c.kind[f.ID] = f, lore.KindFact
 	}
 	f := fused{Scores: map[string]float64{"e1": 0.5, "e2": 0.4, "e3": 0.3, "theo": 0.6, "ravi": 0.2}, Details: map[string]map[string]float64{}}
-	applyEndedShare(c, f, asOf{T: dayN(300), Now: dayN(300)}, 1)
+	applyEndedShare(c, f, asOf{T: dayN(300), Now: dayN(300)}, 1, nil)
 	if f.Scores["e3"] != 0.3 {
 		t.Errorf("the later value's turn got a share: %v", f.Scores["e3"])
 	}

@@ -109,7 +109,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		applyAnswerBoost(c, f, cfg.AnswerBoost)
 	}
 	if cfg.Signals.Graph && cfg.EndedShare > 0 {
-		applyEndedShare(c, f, at, cfg.EndedShare)
+		applyEndedShare(c, f, at, cfg.EndedShare, a.Words)
 	}
 	if cfg.CurrentRecency > 0 && cfg.CurrentRecency <= 1 && asksCurrent(a.Words) {
 		applyRecency(c, f, cfg.CurrentRecency)
