@@ -62,3 +62,37 @@ func TestEndedShareLaterValue(t *testing.T) {
 		t.Errorf("the break-up turn: %v, want 1.0", f.Scores["e2"])
 	}
 }
+
+// TestEndedShareAskedAttribute: a query asking for an attribute lifts only
+// the turns that ended facts stating it; the correction of a city is no
+// answer to "what does he do?".
+func TestEndedShareAskedAttribute(t *testing.T) {
+	scope := lore.Scope{TenantID: "t", UserID: "u"}
+	c := &candidateSet{kind: map[string]lore.DocKind{}, facts: map[string]*lore.Fact{}, episodes: map[string]*lore.Episode{}}
+	for _, e := range []*lore.Episode{
+		{ID: "city", Scope: scope, OccurredAt: dayN(60), Content: "Per is in Tromsø, not Trondheim"},
+		{ID: "job", Scope: scope, OccurredAt: dayN(70), Content: "Per quit the ferry company"},
+	} {
+		c.episodes[e.ID], c.kind[e.ID] = e, lore.KindEpisode
+	}
+	for _, f := range []*lore.Fact{
+		{ID: "lives", Scope: scope, SubjectID: "per", Predicate: "lives_in", Object: "Trondheim", FirstSeen: dayN(60), InvalidAt: tp(dayN(60)), SourceEpisodeIDs: []string{"city"}},
+		{ID: "works", Scope: scope, SubjectID: "per", Predicate: "works_as", Object: "ferry captain", FirstSeen: dayN(70), InvalidAt: tp(dayN(70)), SourceEpisodeIDs: []string{"job"}},
+	} {
+		c.facts[f.ID], c.kind[f.ID] = f, lore.KindFact
+	}
+	newFused := func() fused {
+		return fused{Scores: map[string]float64{"city": 0.1, "job": 0.1, "lives": 0.5, "works": 0.5}, Details: map[string]map[string]float64{}}
+	}
+	at := asOf{T: dayN(100), Now: dayN(100)}
+	f := newFused()
+	applyEndedShare(c, f, at, 1, []string{"what", "does", "my", "ex", "husband", "do", "for", "a", "living"})
+	if f.Scores["city"] != 0.1 || f.Scores["job"] != 0.6 {
+		t.Errorf("job question: city %v (want 0.1), job %v (want 0.6)", f.Scores["city"], f.Scores["job"])
+	}
+	f = newFused()
+	applyEndedShare(c, f, at, 1, []string{"tell", "me", "about", "per"})
+	if f.Scores["city"] != 0.6 || f.Scores["job"] != 0.6 {
+		t.Errorf("open question: city %v, job %v, want both 0.6", f.Scores["city"], f.Scores["job"])
+	}
+}
