@@ -343,6 +343,12 @@ func relationScores(facts, edges []*lore.Fact, topic, hints, typed []string) (ma
 					answers[f.ID] = true
 				case slices.ContainsFunc(hints, func(h string) bool { return strings.Contains(f.Predicate, h) }):
 					hit++
+					// Without a topic word the question word is all it
+					// asks: "What does Giorgi's son do?" is answered by
+					// works_as as much as by works_at.
+					if len(typed) == 0 {
+						answers[f.ID] = true
+					}
 				}
 			}
 			match = float64(hit) / float64(total)

@@ -96,6 +96,22 @@ func TestRelationScoresTyped(t *testing.T) {
 	}
 }
 
+// TestRelationScoresHinted: with no topic word, a fact matching the
+// question word's hint is an answer ("What does my landlord's son do?").
+func TestRelationScoresHinted(t *testing.T) {
+	job := &lore.Fact{ID: "f1", Predicate: "works_as", Object: "plumber", Text: "Levan works as a plumber"}
+	edge := &lore.Fact{ID: "f2", Predicate: "has_son", Object: "Levan", Text: "Levan is Giorgi's son"}
+	ws := words("What does my landlord's son do?")
+	typed, _ := topicPredicates(ws)
+	if len(typed) != 0 {
+		t.Fatalf("typed=%v, want none", typed)
+	}
+	_, answers := relationScores([]*lore.Fact{job}, []*lore.Fact{edge}, nil, questionHints(ws), typed)
+	if !answers["f1"] || answers["f2"] {
+		t.Errorf("answers=%v, want the job fact only", answers)
+	}
+}
+
 func TestApplyAnswerBoost(t *testing.T) {
 	c := &candidateSet{answers: map[string]bool{"f1": true, "gone": true}}
 	f := fused{Scores: map[string]float64{"f1": 0.3, "e1": 0.9}, Details: map[string]map[string]float64{}}
