@@ -37,6 +37,10 @@ func TestExtractAsidesAndCorrections(t *testing.T) {
 			name: "job in brackets", text: "I live in Bologna with my partner Luca (he's a sound engineer) and our son.",
 			want: []triple{{s: "Luca", p: "works_as", o: "sound engineer"}},
 		},
+		{
+			name: "visiting from", text: "By the way, Naomi's brother Kenji is visiting us from Sapporo this week.",
+			want: []triple{{s: "Naomi", p: "has_brother", o: "Kenji"}, {s: "Kenji", p: "lives_in", o: "Sapporo"}},
+		},
 		{name: "profession by suffix", text: "My friend Sam is a dermatologist.", want: []triple{{s: "Sam", p: "works_as", o: "dermatologist"}}},
 		{name: "a job there", text: "Kenji is a software engineer there, and he says my code is messy.", want: []triple{{s: "Kenji", p: "works_as", o: "software engineer"}}},
 		{

@@ -40,6 +40,9 @@ var (
 	clauseSubjectRe = regexp.MustCompile(`^(?:(?i:(i|we)\b)|(?i:my|our)\s+` + roleAdj + `(?i:` + roleAlt + `)\s+` + nameRe + `|` + nameRe + `)`)
 	// third-person relations between names: "Emma lives in Boston".
 	thirdLivesRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:lives|lived|moved|is living|has moved)\s+(?:back\s+)?(?:in|to)\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)`)
+	// "Kenji is visiting us from Sapporo", "Chioma is flying in from Accra":
+	// where a visitor comes from is where they live.
+	thirdFromRe  = regexp.MustCompile(`\b` + nameRe + `\s+(?:is|was|'s|’s)\s+(?:visiting|coming|flying\s+in|driving\s+(?:up|down|over))\s+(?:(?:us|me|here)\s+)?from\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)`)
 	thirdWorksRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:works|worked|is working)\s+(?:at|for)\s+(\p{Lu}[\p{L}&-]+(?:\s+\p{Lu}[\p{L}&-]+)*)`)
 )
 
@@ -157,6 +160,9 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 		})
 	}
 	for _, m := range thirdLivesRe.FindAllStringSubmatch(sentence, -1) {
+		third(m, "lives_in", "lives in", "place")
+	}
+	for _, m := range thirdFromRe.FindAllStringSubmatch(sentence, -1) {
 		third(m, "lives_in", "lives in", "place")
 	}
 	for _, m := range thirdWorksRe.FindAllStringSubmatch(sentence, -1) {
