@@ -2,6 +2,7 @@ package rules
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -102,29 +103,45 @@ func (c *collector) antecedentFor(speaker string, g byte) string {
 
 // resolvePronouns rewrites the subject and possessive pronouns of a
 // sentence by speaker to the people they mean, where the speaker named one
-// just before.
-func (c *collector) resolvePronouns(s, speaker string) string {
+// just before. A pronoun means someone named before it: the people of
+// earlier sentences (before, the antecedents as the sentence began) and
+// those the sentence names ahead of the pronoun ("My son Mateo is bringing
+// his girlfriend Keisha, and my brother Ernesto…": his is Mateo's).
+func (c *collector) resolvePronouns(s, speaker string, before []antecedent) string {
 	if len(c.antes[speaker]) == 0 {
 		return s
 	}
-	s = possPronounRe.ReplaceAllStringFunc(s, func(m string) string {
-		sm := possPronounRe.FindStringSubmatch(m)
-		ref := c.antecedentFor(speaker, pronounGender(sm[1]))
-		if ref == "" {
-			return m
-		}
-		return possessive(ref) + " " + sm[2]
-	})
-	// "her husband Gerald … and he makes scones": Gerald is named now.
-	c.noteAntecedents(s, speaker)
+	upTo := func(prefix string, g byte) string {
+		saved := c.antes[speaker]
+		c.antes[speaker] = slices.Clone(before)
+		c.noteAntecedents(prefix, speaker)
+		ref := c.antecedentFor(speaker, g)
+		c.antes[speaker] = saved
+		return ref
+	}
 	var b strings.Builder
 	last := 0
+	for _, m := range possPronounRe.FindAllStringSubmatchIndex(s, -1) {
+		ref := upTo(s[:m[0]], pronounGender(s[m[2]:m[3]]))
+		if ref == "" {
+			continue
+		}
+		b.WriteString(s[last:m[0]])
+		b.WriteString(possessive(ref) + " " + s[m[4]:m[5]])
+		last = m[1]
+	}
+	b.WriteString(s[last:])
+	s = b.String()
+	// "her husband Gerald … and he makes scones": Gerald is named now.
+	c.noteAntecedents(s, speaker)
+	b.Reset()
+	last = 0
 	for _, m := range subjPronounRe.FindAllStringSubmatchIndex(s, -1) {
 		rest := s[m[1]:]
 		if m[6] == m[7] && (strings.HasPrefix(rest, "'") || strings.HasPrefix(rest, "’")) {
 			continue // "she'll", "he'd": left as said
 		}
-		ref := c.antecedentFor(speaker, pronounGender(s[m[4]:m[5]]))
+		ref := upTo(s[:m[4]], pronounGender(s[m[4]:m[5]]))
 		if ref == "" {
 			continue
 		}
@@ -139,8 +156,7 @@ func (c *collector) resolvePronouns(s, speaker string) string {
 		last = m[1]
 	}
 	b.WriteString(s[last:])
-	s = b.String()
-	return s
+	return b.String()
 }
 
 // noteAntecedents records the people a sentence of speaker names, in the

@@ -38,6 +38,11 @@ func TestExtractAsidesAndCorrections(t *testing.T) {
 			want: []triple{{s: "Luca", p: "works_as", o: "sound engineer"}},
 		},
 		{
+			name: "a pronoun means someone named before it", text: "My son Mateo is bringing his new girlfriend, Keisha, and my brother Ernesto is driving up.",
+			want:  []triple{{s: "Mateo", p: "has_girlfriend", o: "Keisha"}},
+			never: []triple{{s: "Ernesto", p: "has_girlfriend", o: "Keisha"}},
+		},
+		{
 			name: "visiting from", text: "By the way, Naomi's brother Kenji is visiting us from Sapporo this week.",
 			want: []triple{{s: "Naomi", p: "has_brother", o: "Kenji"}, {s: "Kenji", p: "lives_in", o: "Sapporo"}},
 		},

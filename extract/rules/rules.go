@@ -340,8 +340,9 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 		for _, f := range c.petNames(s, subject, speakerType, ref) {
 			add(f)
 		}
+		before := slices.Clone(c.antes[subject])
 		c.noteAntecedents(s, subject)
-		s = c.resolvePronouns(s, subject)
+		s = c.resolvePronouns(s, subject, before)
 		c.noteAntecedents(s, subject)
 		if strings.HasSuffix(strings.TrimSpace(s), "?") {
 			// "… so I guess she's my girlfriend now?" states a relation
