@@ -43,6 +43,10 @@ func TestExtractAsidesAndCorrections(t *testing.T) {
 			never: []triple{{s: "Ernesto", p: "has_girlfriend", o: "Keisha"}},
 		},
 		{
+			name: "a named person's diet and allergy", text: "Also my neighbor Mr. Hadley is diabetic and will be joining us. || My nephew Sam is allergic to peanuts, so no satay.",
+			want: []triple{{s: "Mr. Hadley", p: "diet", o: "diabetic"}, {s: "Sam", p: "allergic_to", o: "peanuts"}},
+		},
+		{
 			name: "visiting from", text: "By the way, Naomi's brother Kenji is visiting us from Sapporo this week.",
 			want: []triple{{s: "Naomi", p: "has_brother", o: "Kenji"}, {s: "Kenji", p: "lives_in", o: "Sapporo"}},
 		},

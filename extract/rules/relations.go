@@ -42,8 +42,13 @@ var (
 	thirdLivesRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:lives|lived|moved|is living|has moved)\s+(?:back\s+)?(?:in|to)\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)`)
 	// "Kenji is visiting us from Sapporo", "Chioma is flying in from Accra":
 	// where a visitor comes from is where they live.
-	thirdFromRe  = regexp.MustCompile(`\b` + nameRe + `\s+(?:is|was|'s|’s)\s+(?:visiting|coming|flying\s+in|driving\s+(?:up|down|over))\s+(?:(?:us|me|here)\s+)?from\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)`)
-	thirdWorksRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:works|worked|is working)\s+(?:at|for)\s+(\p{Lu}[\p{L}&-]+(?:\s+\p{Lu}[\p{L}&-]+)*)`)
+	thirdFromRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:is|was|'s|’s)\s+(?:visiting|coming|flying\s+in|driving\s+(?:up|down|over))\s+(?:(?:us|me|here)\s+)?from\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)`)
+	// "Mr. Hadley is diabetic", "Priya is vegan", "Sam is allergic to
+	// peanuts": a named person's diet or allergy, as the first-person
+	// patterns read the speaker's.
+	thirdDietRe    = regexp.MustCompile(`\b` + nameRe + `\s+(?:is|'s|’s)\s+(?:also\s+|now\s+|still\s+)?(?:a\s+)?(vegetarian|vegan|pescatarian|gluten[- ]free|lactose intolerant|diabetic|coeliac|celiac)\b`)
+	thirdAllergyRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:is|'s|’s)\s+(?:also\s+|severely\s+|very\s+)?allergic\s+to\s+([\p{L} -]+?)(?:[,.;!?]|\s+(?:and|so|but)\s|$)`)
+	thirdWorksRe   = regexp.MustCompile(`\b` + nameRe + `\s+(?:works|worked|is working)\s+(?:at|for)\s+(\p{Lu}[\p{L}&-]+(?:\s+\p{Lu}[\p{L}&-]+)*)`)
 )
 
 // datingRoles are the roles of someone the speaker is dating.
@@ -161,6 +166,23 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 	}
 	for _, m := range thirdLivesRe.FindAllStringSubmatch(sentence, -1) {
 		third(m, "lives_in", "lives in", "place")
+	}
+	literal := func(m []string, predicate, verb string) {
+		if isPronoun(m[1]) || isStopName(m[1]) {
+			return
+		}
+		s := c.entity(m[1], "person")
+		o := strings.ToLower(strings.TrimSpace(m[2]))
+		facts = append(facts, lore.ExtractedFact{
+			Subject: s, SubjectType: "person", Predicate: predicate, Object: o,
+			Text: s + " " + verb + " " + o, ValidAt: timePtr(ref), Confidence: 0.75,
+		})
+	}
+	for _, m := range thirdDietRe.FindAllStringSubmatch(sentence, -1) {
+		literal(m, "diet", "is")
+	}
+	for _, m := range thirdAllergyRe.FindAllStringSubmatch(sentence, -1) {
+		literal(m, "allergic_to", "is allergic to")
 	}
 	for _, m := range thirdFromRe.FindAllStringSubmatch(sentence, -1) {
 		third(m, "lives_in", "lives in", "place")
