@@ -99,6 +99,14 @@ func TestExtractJobChanges(t *testing.T) {
 			never: []triple{{s: "user", p: "works_at", o: "Tesco"}},
 		},
 		{
+			name: "a pet named after a name was wanted", text: "Need a name for new cat. Grey, fluffy, female. || Went with Pelmeni. My daughter picked it.",
+			want: []triple{{s: "user", p: "has_cat", o: "Pelmeni"}},
+		},
+		{
+			name: "went with someone is no pet name", text: "I went with Anna to the shops.",
+			never: []triple{{s: "user", p: "has_cat", o: "Anna"}},
+		},
+		{
 			name: "a pet that died", text: "Our dog Bamse is getting slow on walks. || Bamse passed away last month, he was 13.",
 			want: []triple{{s: "user", p: "has_dog", o: "Bamse", ended: true}},
 		},

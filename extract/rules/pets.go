@@ -30,8 +30,13 @@ var (
 	// "adopted a rescue pup", "we got a new kitten": a pet of the speaker's
 	// without a name yet.
 	unnamedPetRe = regexp.MustCompile(`(?i)(?:^(?:(?:just|finally|recently|also|so|and)\s+)*|\b(?:i|we)\b[^.!?]*?\s)(?:adopted|got|bought|rescued|have|found|brought\s+home|picked\s+up|took\s+in)\s+(?:a|an|our|my)\s+(?:[\p{L}-]+\s+){0,2}?(` + petAlt + `)\b`)
-	// "his name is Waffles", "her name's Olive", "we named him Biscuit"
-	petNameRe = regexp.MustCompile(`(?i:\b(?:(?:his|her|its)\s+name(?:\s+is|'s|’s)|(?:we|i)\s+(?:named|called)\s+(?:him|her|it))\s+)` + nameRe + `\b`)
+	// "need a name for our new kitten", "name ideas for a puppy": a pet
+	// about to be named.
+	petNameWantedRe = regexp.MustCompile(`(?i)\bnames?\s+(?:ideas?\s+)?for\s+(?:my\s+|our\s+|the\s+|a\s+|an\s+)?(?:new\s+)?(` + petAlt + `)\b`)
+	// "his name is Waffles", "her name's Olive", "we named him Biscuit",
+	// and, once a name was wanted, "went with Pelmeni", "we're calling
+	// her Miso"
+	petNameRe = regexp.MustCompile(`(?i:\b(?:(?:his|her|its)\s+name(?:\s+is|'s|’s)|(?:we|i)\s+(?:named|called)\s+(?:him|her|it)|(?:went|going|decided|settled)\s+(?:with|on)|(?:we're|we\s+are|i'm|i\s+am)\s+calling\s+(?:him|her|it))\s+)` + nameRe + `\b`)
 )
 
 // lastPet is the last unnamed pet a speaker mentioned, and in which of their
@@ -51,6 +56,9 @@ func (c *collector) petNames(s, speaker, speakerType string, ref time.Time) []lo
 		if !startsUpper(rest) && !strings.HasPrefix(strings.ToLower(rest), "named") && !strings.HasPrefix(strings.ToLower(rest), "called") {
 			c.pets[speaker] = lastPet{role: strings.ToLower(s[m[2]:m[3]]), msg: now}
 		}
+	}
+	if m := petNameWantedRe.FindStringSubmatchIndex(s); m != nil {
+		c.pets[speaker] = lastPet{role: strings.ToLower(s[m[2]:m[3]]), msg: now}
 	}
 	if m := petNameRe.FindStringSubmatch(s); m != nil {
 		if p, ok := c.pets[speaker]; ok && now-p.msg <= 1 && !isStopName(m[1]) {
