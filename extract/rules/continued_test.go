@@ -107,6 +107,19 @@ func TestExtractJobChanges(t *testing.T) {
 			never: []triple{{s: "user", p: "has_cat", o: "Anna"}},
 		},
 		{
+			name: "title after the name", text: "Good morning. I am Haruto Nakamura, 52 years old, procurement manager of Kansai Precision Parts in Osaka. || I'm Sam, a huge fan of yours.",
+			want:  []triple{{s: "user", p: "works_as", o: "procurement manager"}, {s: "user", p: "works_at", o: "Kansai Precision Parts"}},
+			never: []triple{{s: "user", p: "works_as", o: "huge fan"}},
+		},
+		{
+			name: "stopped an activity said before", text: "Weekend I play golf with my old classmate Ogawa. || And I stopped golf because of my back.",
+			want: []triple{{s: "user", p: "plays", o: "golf", ended: true}},
+		},
+		{
+			name: "a relation presumed in a question", text: "can you help me plan a trip with my boyfriend Khoa? he's a UX designer so he loves cafes",
+			want: []triple{{s: "user", p: "has_boyfriend", o: "Khoa"}, {s: "Khoa", p: "works_as", o: "ux designer"}},
+		},
+		{
 			name: "a pet that died", text: "Our dog Bamse is getting slow on walks. || Bamse passed away last month, he was 13.",
 			want: []triple{{s: "user", p: "has_dog", o: "Bamse", ended: true}},
 		},

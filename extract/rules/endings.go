@@ -262,6 +262,14 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 		case kind == "habit" || (kind == "work" && strings.HasSuffix(firstWord(lower), "ing")):
 			g := firstWord(lower)
 			if !strings.HasSuffix(g, "ing") {
+				// "I stopped golf": the activity the speaker was said
+				// to play or do.
+				for _, p := range []string{"plays", "does"} {
+					if held, ok := c.prior(subject, p, g); ok && g != "" {
+						out = append(out, ended(subject, subjectType, p, p, held, false, "", ref))
+						break
+					}
+				}
 				break
 			}
 			pred, said, obj, typ, ent := verbFact(g, rest[len(g):])

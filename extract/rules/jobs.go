@@ -15,6 +15,10 @@ var (
 	// "I work at Shopify as a backend engineer": the title (works_at comes
 	// from the first-person patterns)
 	myWorkAsRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:still\s+|now\s+|currently\s+)?(?:am\s+)?work(?:s|ing)?\s+(?:at|for)\s+)[^,;!?()]+?(?i:\s+as\s+(?:a|an)\s+)([^,;!?()]+)`)
+	// "I am Haruto Nakamura, 52 years old, procurement manager of Kansai
+	// Precision Parts", "I'm Linh, 27, marketing executive at a cosmetics
+	// company": a title after the speaker's name (and age).
+	myIntroJobRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m)\s+)\p{Lu}\p{L}+(?:\s+\p{Lu}\p{L}+)?,\s+(?:\d{1,3}(?i:\s+years?\s+old)?,\s+)?(?i:(?:a|an)\s+)?([^,;!?()]+)`)
 	// "I work night shifts as a paramedic", "I'm freelancing as a
 	// bookkeeper": a title after a few words of how.
 	myWorkAsTitleRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:am\s+|are\s+)?(?:still\s+|now\s+|currently\s+|only\s+|mostly\s+)?(?:work(?:s|ing)?|freelanc(?:e|es|ing))\s+(?:\p{Ll}[\p{Ll}-]*\s+){0,3}?as\s+(?:a|an)\s+)([^,;!?()]+)`)
@@ -73,6 +77,21 @@ func splitJob(rest string) (title, org string) {
 		}
 	}
 	return strings.TrimSpace(title), strings.TrimSpace(org)
+}
+
+// ofToAt reads "manager of Kansai Precision Parts" as "manager at …":
+// an employer after "of" when it is said with a capital.
+func ofToAt(s string) string {
+	if i := strings.Index(s, " of "); i > 0 && startsUpper(strings.TrimSpace(s[i+4:])) {
+		return s[:i] + " at " + s[i+4:]
+	}
+	return s
+}
+
+// introTitle is the title part of an introduction's phrase.
+func introTitle(s string) string {
+	t, _ := splitJob(ofToAt(s))
+	return t
 }
 
 // jobTitle returns the title if its last word is an occupation ("junior data
@@ -156,6 +175,9 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 		} else if m := myWorkAsRe.FindStringSubmatch(clause); m != nil {
 			title, _ := splitJob(m[1])
 			job(subject, subjectType, title, "")
+		} else if m := myIntroJobRe.FindStringSubmatch(clause); m != nil && jobTitle(introTitle(m[1])) != "" {
+			title, org := splitJob(ofToAt(m[1]))
+			job(subject, subjectType, title, org)
 		} else if m := myWorkAsTitleRe.FindStringSubmatch(clause); m != nil {
 			title, org := splitJob(m[1])
 			job(subject, subjectType, title, org)

@@ -346,11 +346,10 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 		c.noteAntecedents(s, subject)
 		if strings.HasSuffix(strings.TrimSpace(s), "?") {
 			// "… so I guess she's my girlfriend now?" states a relation
-			// with a rising tone; a question does not open with "I".
-			if w := lowerWords(s); len(w) > 0 && firstPerson[w[0]] {
-				for _, f := range c.relations(subject, speakerType, expandContractions(s), ref) {
-					add(f)
-				}
+			// with a rising tone; "can you plan a trip for me and my
+			// boyfriend Khoa?" presumes one.
+			for _, f := range c.relations(subject, speakerType, expandContractions(s), ref) {
+				add(f)
 			}
 			// "I code in Vim all day and my wrists hurt, any tips?": the
 			// statement before the question stays.
