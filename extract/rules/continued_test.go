@@ -70,6 +70,10 @@ func TestExtractJobChanges(t *testing.T) {
 			want:  []triple{{s: "user", p: "works_at", o: "credit union", ended: true}},
 		},
 		{
+			name: "quit the <employer> job", text: "i work at the chippy on saturdays 11-5 so not then. || so i quit the chippy job, the manager was being weird.",
+			want: []triple{{s: "user", p: "works_at", o: "chippy on saturdays 11-5", ended: true}},
+		},
+		{
 			name: "quit something never said to be a job", text: "I quit the choir in January",
 			never: []triple{{s: "user", p: "works_at", o: "choir", ended: true}},
 		},

@@ -47,6 +47,15 @@ func TestExtractAsidesAndCorrections(t *testing.T) {
 			want: []triple{{s: "Mr. Hadley", p: "diet", o: "diabetic"}, {s: "Sam", p: "allergic_to", o: "peanuts"}},
 		},
 		{
+			name: "a caller's place", text: "Sunday is lunch with my son Daniel, and my grandson Tomás calls me from Córdoba, he studies medicine there.",
+			want: []triple{{s: "Tomás", p: "lives_in", o: "Córdoba"}},
+		},
+		{
+			name: "a person by role in a place", text: "Good. Also Otieno's brother Ochieng in Kisumu wants to borrow 20,000. || my cousin Jake from Leeds is coming. || my sister Emma in March will visit.",
+			want:  []triple{{s: "Otieno", p: "has_brother", o: "Ochieng"}, {s: "Ochieng", p: "lives_in", o: "Kisumu"}, {s: "Jake", p: "lives_in", o: "Leeds"}},
+			never: []triple{{s: "Also Otieno", p: "has_brother", o: "Ochieng"}, {s: "Emma", p: "lives_in", o: "March"}},
+		},
+		{
 			name: "visiting from", text: "By the way, Naomi's brother Kenji is visiting us from Sapporo this week.",
 			want: []triple{{s: "Naomi", p: "has_brother", o: "Kenji"}, {s: "Kenji", p: "lives_in", o: "Sapporo"}},
 		},

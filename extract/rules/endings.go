@@ -303,7 +303,12 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 			if !startsUpper(org) {
 				// "I quit the credit union": an employer said in lower
 				// case only when the speaker was said to work there.
-				held, ok := c.prior(subject, "works_at", strings.TrimPrefix(org, "the "))
+				// "I quit the chippy job": the employer is "chippy".
+				hint := strings.TrimPrefix(org, "the ")
+				for _, w := range []string{" job", " gig", " shifts", " shift"} {
+					hint = strings.TrimSuffix(hint, w)
+				}
+				held, ok := c.prior(subject, "works_at", hint)
 				if !ok || org == "" {
 					return out
 				}

@@ -40,15 +40,19 @@ var (
 	clauseSubjectRe = regexp.MustCompile(`^(?:(?i:(i|we)\b)|(?i:my|our)\s+` + roleAdj + `(?i:` + roleAlt + `)\s+` + nameRe + `|` + nameRe + `)`)
 	// third-person relations between names: "Emma lives in Boston".
 	thirdLivesRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:lives|lived|moved|is living|has moved)\s+(?:back\s+)?(?:in|to)\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)`)
-	// "Kenji is visiting us from Sapporo", "Chioma is flying in from Accra":
-	// where a visitor comes from is where they live.
-	thirdFromRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:is|was|'s|’s)\s+(?:visiting|coming|flying\s+in|driving\s+(?:up|down|over))\s+(?:(?:us|me|here)\s+)?from\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)`)
+	// "Kenji is visiting us from Sapporo", "Chioma is flying in from
+	// Accra", "Tomás calls me from Córdoba": where a visitor or a caller
+	// is from is where they live.
+	thirdFromRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:(?:is|was|'s|’s)\s+(?:visiting|coming|flying\s+in|driving\s+(?:up|down|over))|calls|called|rings|writes|video\s+calls)\s+(?:(?:us|me|here)\s+)?from\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)`)
 	// "Mr. Hadley is diabetic", "Priya is vegan", "Sam is allergic to
 	// peanuts": a named person's diet or allergy, as the first-person
 	// patterns read the speaker's.
 	thirdDietRe    = regexp.MustCompile(`\b` + nameRe + `\s+(?:is|'s|’s)\s+(?:also\s+|now\s+|still\s+)?(?:a\s+)?(vegetarian|vegan|pescatarian|gluten[- ]free|lactose intolerant|diabetic|coeliac|celiac)\b`)
 	thirdAllergyRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:is|'s|’s)\s+(?:also\s+|severely\s+|very\s+)?allergic\s+to\s+([\p{L} -]+?)(?:[,.;!?]|\s+(?:and|so|but)\s|$)`)
-	thirdWorksRe   = regexp.MustCompile(`\b` + nameRe + `\s+(?:works|worked|is working)\s+(?:at|for)\s+(\p{Lu}[\p{L}&-]+(?:\s+\p{Lu}[\p{L}&-]+)*)`)
+	// "Otieno's brother Ochieng in Kisumu", "my cousin Jake from Leeds":
+	// a person named by role with the place they are in.
+	roleInPlaceRe = regexp.MustCompile(`(?i:\b(?:` + roleAlt + `)),?\s+` + nameRe + `,?\s+(?:in|from)\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)`)
+	thirdWorksRe  = regexp.MustCompile(`\b` + nameRe + `\s+(?:works|worked|is working)\s+(?:at|for)\s+(\p{Lu}[\p{L}&-]+(?:\s+\p{Lu}[\p{L}&-]+)*)`)
 )
 
 // datingRoles are the roles of someone the speaker is dating.
@@ -130,7 +134,7 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 		if isStopName(m[1]) || isPronoun(m[1]) {
 			continue
 		}
-		owner := c.entity(m[1], "person")
+		owner := c.entity(dropOpener(m[1]), "person")
 		add(c.relationFact(owner, "person", m[2], m[3], ref))
 	}
 	for _, m := range namedRoleRe.FindAllStringSubmatchIndex(sentence, -1) {
@@ -156,7 +160,7 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 		if isPronoun(m[1]) || isStopName(m[1]) {
 			return
 		}
-		s := c.entity(m[1], "person")
+		s := c.entity(dropOpener(m[1]), "person")
 		o := c.entity(m[2], objType)
 		facts = append(facts, lore.ExtractedFact{
 			Subject: s, SubjectType: "person", Predicate: predicate,
@@ -184,6 +188,12 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 	for _, m := range thirdAllergyRe.FindAllStringSubmatch(sentence, -1) {
 		literal(m, "allergic_to", "is allergic to")
 	}
+	for _, m := range roleInPlaceRe.FindAllStringSubmatch(sentence, -1) {
+		if isTemporalWord(lore.NormalizeName(m[2])) {
+			continue // "my sister Emma in March"
+		}
+		third(m, "lives_in", "lives in", "place")
+	}
 	for _, m := range thirdFromRe.FindAllStringSubmatch(sentence, -1) {
 		third(m, "lives_in", "lives in", "place")
 	}
@@ -191,6 +201,15 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 		third(m, "works_at", "works at", "organization")
 	}
 	return facts
+}
+
+// dropOpener drops a capitalised sentence opener the name pattern took
+// for a first name: "Also Otieno" → "Otieno".
+func dropOpener(name string) string {
+	if w := strings.Fields(name); len(w) == 2 && (adverbs[strings.ToLower(w[0])] || isStopName(w[0])) {
+		return w[1]
+	}
+	return name
 }
 
 // clauseOwner finds whom the clause before a relation is about, from its
