@@ -124,6 +124,11 @@ func TestExtractJobChanges(t *testing.T) {
 			want: []triple{{s: "user", p: "has_boyfriend", o: "Khoa"}, {s: "Khoa", p: "works_as", o: "ux designer"}},
 		},
 		{
+			name: "salary, then a raise (the store closes the old value: salary is single-valued)", text: "salary is 450k naira, im a backend dev at a fintech. || got promoted to senior, salary is now 600k!! || Meera's salary covers the rest.",
+			want:  []triple{{s: "user", p: "salary", o: "450k naira"}, {s: "user", p: "salary", o: "600k"}},
+			never: []triple{{s: "user", p: "salary", o: "covers the rest"}},
+		},
+		{
 			name: "a pet that died", text: "Our dog Bamse is getting slow on walks. || Bamse passed away last month, he was 13.",
 			want: []triple{{s: "user", p: "has_dog", o: "Bamse", ended: true}},
 		},

@@ -41,6 +41,9 @@ var statements = []statement{
 	{re: regexp.MustCompile(subj + `(?:grew up|was raised)\s+in\s+(.+)`), predicate: "grew_up_in", verb: "grew up in", objectType: "place", confidence: 0.85},
 	{re: regexp.MustCompile(subj + `(?:study|studying|studied|enrolled)\s+(?:at|in)\s+([A-Z].+)`), predicate: "studies_at", verb: "studies at", objectType: "organization", confidence: 0.75},
 	{re: regexp.MustCompile(`(?i)\bmy\s+(?:favou?rite)\s+([a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|was)\s+(.+)`), predicate: "favorite_%s", verb: "favorite %s is", confidence: 0.85},
+	// "my salary is now 600k", "salary is 450k naira" (said by the speaker
+	// of their own pay; another's is "Meera's salary").
+	{re: regexp.MustCompile(`(?i)(?:^|,\s*|\bmy\s+)(?:monthly\s+|annual\s+|yearly\s+|net\s+|gross\s+|take[- ]home\s+)?(?:salary|income)\s+is\s+(?:now\s+|about\s+|around\s+|roughly\s+|only\s+)?((?:R\$|[$€£₹¥])?\s?\d[\d.,]*\s*(?:k|K|m|M|million|thousand)?(?:\s+(?:naira|euros?|eur|dollars?|usd|pounds?|gbp|rupees?|inr|yen|reais|rand|shillings?|kes))?)`), predicate: "salary", verb: "earns a salary of", confidence: 0.8},
 	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+allergic\s+to\s+(.+)`), predicate: "allergic_to", verb: "is allergic to", confidence: 0.9},
 	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+(?:a\s+)?(vegetarian|vegan|pescatarian|gluten[- ]free|lactose intolerant|diabetic|sober)\b`), predicate: "diet", verb: "is", confidence: 0.85},
 	{re: regexp.MustCompile(subj + `(?:prefer|prefers)\s+(.+)`), predicate: "prefers", verb: "prefers", confidence: 0.8},
