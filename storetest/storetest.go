@@ -45,6 +45,13 @@ func (s suite) run(name string, fn func(t *testing.T)) {
 	})
 }
 
+// alone registers a subtest named backend/name that runs by itself, not
+// beside the suite's parallel subtests: for a check over the whole store
+// (a global rebuild that must change nothing) that their writes would race.
+func (s suite) alone(name string, fn func(t *testing.T)) {
+	s.t.Run(s.backend+"/"+name, fn)
+}
+
 // serial registers a parallel subtest named backend/name whose own
 // subtests (added with the returned function) run one after another.
 func (s suite) serial(name string, body func(run func(name string, fn func(t *testing.T)))) {
