@@ -88,10 +88,15 @@ func ofToAt(s string) string {
 	return s
 }
 
-// introTitle is the title part of an introduction's phrase.
-func introTitle(s string) string {
-	t, _ := splitJob(ofToAt(s))
-	return t
+// introJob reads a title (and employer) after the speaker's name and
+// age, when the title names an occupation.
+func introJob(clause string) (title, org string, ok bool) {
+	m := myIntroJobRe.FindStringSubmatch(clause)
+	if m == nil {
+		return "", "", false
+	}
+	title, org = splitJob(ofToAt(m[1]))
+	return title, org, jobTitle(title) != ""
 }
 
 // jobTitle returns the title if its last word is an occupation ("junior data
@@ -175,8 +180,7 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 		} else if m := myWorkAsRe.FindStringSubmatch(clause); m != nil {
 			title, _ := splitJob(m[1])
 			job(subject, subjectType, title, "")
-		} else if m := myIntroJobRe.FindStringSubmatch(clause); m != nil && jobTitle(introTitle(m[1])) != "" {
-			title, org := splitJob(ofToAt(m[1]))
+		} else if title, org, ok := introJob(clause); ok {
 			job(subject, subjectType, title, org)
 		} else if m := myWorkAsTitleRe.FindStringSubmatch(clause); m != nil {
 			title, org := splitJob(m[1])

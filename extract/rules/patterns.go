@@ -26,6 +26,10 @@ const (
 	subj = `(?i)\b(?:i|we)\s+(?:(?:have|had|has)\s+)?(?:just\s+|recently\s+|finally\s+|also\s+|really\s+|actually\s+|currently\s+|now\s+|still\s+|already\s+|usually\s+|often\s+|always\s+|even\s+|been\s+|only\s+|mostly\s+|mainly\s+)*`
 )
 
+// dietAlt is a diet or condition said with "is", of the speaker or of a
+// named person (relations.go).
+const dietAlt = `(vegetarian|vegan|pescatarian|gluten[- ]free|lactose intolerant|diabetic|coeliac|celiac|sober)`
+
 // statements are tried in order on each sentence; the more specific come first.
 var statements = []statement{
 	{re: regexp.MustCompile(`(?i)\bmy name is\s+(.+)`), predicate: "name", verb: "is named", confidence: 0.9, literal: true},
@@ -45,7 +49,7 @@ var statements = []statement{
 	// of their own pay; another's is "Meera's salary").
 	{re: regexp.MustCompile(`(?i)(?:^|,\s*|\bmy\s+)(?:monthly\s+|annual\s+|yearly\s+|net\s+|gross\s+|take[- ]home\s+)?(?:salary|income)\s+is\s+(?:now\s+|about\s+|around\s+|roughly\s+|only\s+)?((?:R\$|[$€£₹¥])?\s?\d[\d.,]*\s*(?:k|K|m|M|million|thousand)?(?:\s+(?:naira|euros?|eur|dollars?|usd|pounds?|gbp|rupees?|inr|yen|reais|rand|shillings?|kes))?)`), predicate: "salary", verb: "earns a salary of", confidence: 0.8},
 	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+allergic\s+to\s+(.+)`), predicate: "allergic_to", verb: "is allergic to", confidence: 0.9},
-	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+(?:a\s+)?(vegetarian|vegan|pescatarian|gluten[- ]free|lactose intolerant|diabetic|sober)\b`), predicate: "diet", verb: "is", confidence: 0.85},
+	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+(?:a\s+)?` + dietAlt + `\b`), predicate: "diet", verb: "is", confidence: 0.85},
 	{re: regexp.MustCompile(subj + `(?:prefer|prefers)\s+(.+)`), predicate: "prefers", verb: "prefers", confidence: 0.8},
 	{re: regexp.MustCompile(subj + `(?:don't|do not|didn't|did not)\s+(?:really\s+)?(?:like|enjoy)\s+(.+)`), predicate: "dislikes", verb: "dislikes", confidence: 0.8},
 	{re: regexp.MustCompile(subj + `(?:hate|hates|dislike|dislikes|can't stand|cannot stand)\s+(.+)`), predicate: "dislikes", verb: "dislikes", confidence: 0.8},

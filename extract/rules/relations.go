@@ -47,7 +47,7 @@ var (
 	// "Mr. Hadley is diabetic", "Priya is vegan", "Sam is allergic to
 	// peanuts": a named person's diet or allergy, as the first-person
 	// patterns read the speaker's.
-	thirdDietRe    = regexp.MustCompile(`\b` + nameRe + `\s+(?:is|'s|’s)\s+(?:also\s+|now\s+|still\s+)?(?:a\s+)?(vegetarian|vegan|pescatarian|gluten[- ]free|lactose intolerant|diabetic|coeliac|celiac)\b`)
+	thirdDietRe    = regexp.MustCompile(`\b` + nameRe + `\s+(?:is|'s|’s)\s+(?:also\s+|now\s+|still\s+)?(?:a\s+)?` + dietAlt + `\b`)
 	thirdAllergyRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:is|'s|’s)\s+(?:also\s+|severely\s+|very\s+)?allergic\s+to\s+([\p{L} -]+?)(?:[,.;!?]|\s+(?:and|so|but)\s|$)`)
 	// "Otieno's brother Ochieng in Kisumu", "my cousin Jake from Leeds":
 	// a person named by role with the place they are in.
