@@ -172,7 +172,7 @@ func (c *collector) noteAntecedents(s, speaker string) {
 		if ref == "" || isStopName(ref) || isPronoun(ref) {
 			return
 		}
-		g := roleGender[strings.ToLower(role)]
+		g := roleGender[canonicalRole(role)]
 		if t := titleGender(ref); t != 0 {
 			g = t
 		}

@@ -53,7 +53,7 @@ func (c *collector) corrections(subject, subjectType, sentence string, ref time.
 		if isStopName(name) || isPronoun(name) {
 			return
 		}
-		role = strings.ToLower(role)
+		role = canonicalRole(role)
 		pred := "has_" + strings.NewReplacer(" ", "_", "-", "_").Replace(role)
 		if old, ok := c.prior(subject, pred, name); ok {
 			f := ended(subject, subjectType, pred, "has "+role, old, true, "person", ref)

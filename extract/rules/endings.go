@@ -393,7 +393,7 @@ func (c *collector) sentenceEndings(subject, subjectType, sentence string, ref t
 		role := m[2] + m[3]
 		if f := c.relationFact(subject, subjectType, role, m[1], ref); f != nil {
 			f.ValidAt, f.InvalidAt = nil, timePtr(ref)
-			f.Text = factText("%s is %s %s", f.Object, possessive(subject), strings.ToLower(role))
+			f.Text = factText("%s is %s %s", f.Object, possessive(subject), canonicalRole(role))
 			out = append(out, *f)
 		}
 		return out

@@ -74,7 +74,7 @@ func (c *collector) relationFact(possessor, possessorType, role, name string, re
 	if isPronoun(name) || isStopName(name) || isTemporalWord(lore.NormalizeName(name)) || strings.EqualFold(name, possessor) {
 		return nil
 	}
-	role = strings.ToLower(role)
+	role = canonicalRole(role)
 	typ := "person"
 	if petRoles[role] {
 		typ = "pet"

@@ -53,6 +53,7 @@ func (x *Extractor) Extract(ctx context.Context, req lore.ExtractRequest) (*lore
 	out.candFacts = asSpoken(req.Facts, req.Scope.UserID)
 	out.msgs = map[string]int{}
 	out.pets = map[string]lastPet{}
+	out.lowerNames = map[string]bool{}
 	for _, e := range req.Entities {
 		out.known = append(out.known, e.Name)
 		out.knownType[lore.NormalizeName(e.Name)] = e.Type
@@ -147,6 +148,8 @@ type collector struct {
 	// pets are, per speaker, the last pet they mentioned without a name
 	// (pets.go).
 	pets map[string]lastPet
+	// lowerNames are the names written in lower case so far (names.go).
+	lowerNames map[string]bool
 	// candFacts are the request's current facts, for what "sold the
 	// Civic" or "switched from mechanical" ends.
 	candFacts []*lore.Fact
@@ -336,7 +339,7 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 	// reports of the speaker's own is kept.
 	reactive := len(sentences) > 0 && reaction(sentences[0], v)
 	for _, raw := range sentences {
-		s := stripOpeners(untext(raw), v)
+		s := stripOpeners(c.capitalizeNames(untext(raw)), v)
 		for _, f := range c.petNames(s, subject, speakerType, ref) {
 			add(f)
 		}

@@ -12,12 +12,23 @@ import (
 // extractMsgs extracts from one batch of the user's messages ("a || b").
 func extractMsgs(t *testing.T, text string, at time.Time, cands []*lore.Fact) *lore.Extraction {
 	t.Helper()
+	return extractMsgsWith(t, text, at, cands, nil)
+}
+
+// extractMsgsWith is extractMsgs with known people's names among the
+// request's candidate entities.
+func extractMsgsWith(t *testing.T, text string, at time.Time, cands []*lore.Fact, people []string) *lore.Extraction {
+	t.Helper()
+	var ents []*lore.Entity
+	for _, p := range people {
+		ents = append(ents, &lore.Entity{Name: p, Type: "person"})
+	}
 	var eps []*lore.Episode
 	for i, m := range strings.Split(text, "||") {
 		eps = append(eps, &lore.Episode{ID: string(rune('a' + i)), Role: "user", Content: strings.TrimSpace(m), OccurredAt: at})
 		eps = append(eps, &lore.Episode{ID: string(rune('A' + i)), Role: "assistant", Content: "I see. Tell me more?", OccurredAt: at})
 	}
-	ex, err := New().Extract(context.Background(), lore.ExtractRequest{Episodes: eps, Facts: cands})
+	ex, err := New().Extract(context.Background(), lore.ExtractRequest{Episodes: eps, Facts: cands, Entities: ents})
 	if err != nil {
 		t.Fatal(err)
 	}

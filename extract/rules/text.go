@@ -57,8 +57,16 @@ func expandContractions(s string) string { return contractions.Replace(s) }
 // of its own before another.
 var bareImRe = regexp.MustCompile(`(^|[\s,.;:!(])(?:im|Im|IM)\s+`)
 
-// untext restores what texting drops that the patterns need: "im" → "I'm".
-func untext(s string) string { return bareImRe.ReplaceAllString(s, "${1}I'm ") }
+// bareSheIsRe is "shes"/"hes" texted for "she's"/"he's" ("shes a
+// pharmacist"); neither is an English word.
+var bareSheIsRe = regexp.MustCompile(`(^|[\s,.;:!(])([Ss]he|[Hh]e)s\s+`)
+
+// untext restores what texting drops that the patterns need: "im" → "I'm",
+// "shes" → "she's".
+func untext(s string) string {
+	s = bareImRe.ReplaceAllString(s, "${1}I'm ")
+	return bareSheIsRe.ReplaceAllString(s, "${1}${2}'s ")
+}
 
 // clauseStartRe finds a conjunction that starts a new first-person clause:
 // "My name is Alex and I live in Lisbon" holds two statements.

@@ -59,13 +59,13 @@ func (ps phraseSet) prefix(words []string) int {
 }
 
 var (
-	fillers                         = newPhraseSet(readList("fillers.txt"))
-	pleasantries                    = newPhraseSet(readList("pleasantries.txt"))
-	subjectless                     = listSet(readList("subjectless.txt"))
-	continuedVerbs                  = listSet(readList("continued.txt"))
-	roleWords, petRoles             = readRoles()
-	endings                         = readEndings()
-	occupations, occupationSuffixes = readOccupations()
+	fillers                          = newPhraseSet(readList("fillers.txt"))
+	pleasantries                     = newPhraseSet(readList("pleasantries.txt"))
+	subjectless                      = listSet(readList("subjectless.txt"))
+	continuedVerbs                   = listSet(readList("continued.txt"))
+	roleWords, petRoles, roleAliases = readRoles()
+	endings                          = readEndings()
+	occupations, occupationSuffixes  = readOccupations()
 )
 
 func listSet(list []string) map[string]bool {
@@ -77,11 +77,18 @@ func listSet(list []string) map[string]bool {
 }
 
 // readRoles reads data/roles.txt: the role words, longest first (so "best
-// friend" is tried before "friend"), and which of them are pets.
-func readRoles() ([]string, map[string]bool) {
+// friend" is tried before "friend"), which of them are pets, and the
+// informal words for a role ("hubby" → "husband").
+func readRoles() ([]string, map[string]bool, map[string]string) {
 	var roles []string
 	pets := map[string]bool{}
+	aliases := map[string]string{}
 	for _, line := range readList("roles.txt") {
+		if w, role, ok := strings.Cut(line, " = "); ok {
+			roles = append(roles, w)
+			aliases[w] = role
+			continue
+		}
 		if w, ok := strings.CutSuffix(line, " pet"); ok {
 			roles = append(roles, w)
 			pets[w] = true
@@ -90,7 +97,17 @@ func readRoles() ([]string, map[string]bool) {
 		roles = append(roles, line)
 	}
 	sort.SliceStable(roles, func(i, j int) bool { return len(roles[i]) > len(roles[j]) })
-	return roles, pets
+	return roles, pets, aliases
+}
+
+// canonicalRole is the role a role word names, lower case: "Hubby" →
+// "husband".
+func canonicalRole(word string) string {
+	w := strings.ToLower(word)
+	if r, ok := roleAliases[w]; ok {
+		return r
+	}
+	return w
 }
 
 // ending is one line of data/endings.txt: a verb phrase and what it ends.
