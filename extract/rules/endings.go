@@ -33,6 +33,11 @@ var (
 	notMyRoleRe = regexp.MustCompile(nameRe + `\s+(?i:(?:is\s+not|isn't|isn’t)\s+(?:my|our)\s+(` + roleAlt + `)\s+any\s?more|is\s+no\s+longer\s+(?:my|our)\s+(` + roleAlt + `))\b`)
 	// "Chloe and I broke up"
 	brokeUpRe = regexp.MustCompile(`\b(\p{Lu}[\p{L}-]+)\s+and\s+(?:I|i)\s+(?:just\s+|finally\s+|officially\s+)?(?:broke\s+up|split\s+up|separated|divorced|got\s+divorced)\b`)
+	// "last day at Trellis was Friday", "my last shift at the juice bar is
+	// Sunday": the employer ends.
+	// Said without "my" only at the start of a sentence or list item
+	// ("Sam's last day at Trellis" is Sam's).
+	lastDayRe = regexp.MustCompile(`(?:^\s*(?:[-*•]\s*|\d+[.)]\s*)?|(?i:\b(?:my|our)\s+))(?i:last\s+(?:day|shift|week)\s+(?:at|with)\s+)(.+?)(?i:\s+(?:was|is|will\s+be)\b)`)
 	// "moved from Ottawa to Toronto", "switched from VS Code to Neovim"
 	fromToRe = regexp.MustCompile(endSubj + `(?i:(moved|relocated|switched|changed|went|upgraded))\s+(?:back\s+)?(?i:from)\s+(.+?)\s+(?i:to)\s+(.+)`)
 	// "traded in the Volvo for a Kia EV6", "swapped my Civic for a
@@ -75,6 +80,40 @@ func (c *collector) tradeFacts(subject, subjectType, clause string, ref time.Tim
 		Subject: subject, SubjectType: subjectType, Predicate: pred, Object: to,
 		Text: factText("%s %s %s", subject, said, to), ValidAt: timePtr(ref), Confidence: 0.8,
 	}}
+}
+
+// lastDay ends the employer of "last day at Trellis was Friday".
+func (c *collector) lastDay(subject, subjectType, sentence string, ref time.Time) []lore.ExtractedFact {
+	m := lastDayRe.FindStringSubmatch(sentence)
+	if m == nil {
+		return nil
+	}
+	return c.endEmployer(subject, subjectType, cleanEnd(m[1]), ref)
+}
+
+// endEmployer ends the speaker's employer org and the titles held there.
+// An employer said in lower case ends only when the speaker was said to
+// work there ("I quit the credit union"; "the chippy job" is "chippy").
+func (c *collector) endEmployer(subject, subjectType, org string, ref time.Time) []lore.ExtractedFact {
+	if org == "" || isTemporalWord(lore.NormalizeName(org)) {
+		return nil
+	}
+	if !startsUpper(org) {
+		hint := strings.TrimPrefix(org, "the ")
+		for _, w := range []string{" job", " gig", " shifts", " shift"} {
+			hint = strings.TrimSuffix(hint, w)
+		}
+		held, ok := c.prior(subject, "works_at", hint)
+		if !ok {
+			return nil
+		}
+		return append([]lore.ExtractedFact{ended(subject, subjectType, "works_at", "works at", held, startsUpper(held), "organization", ref)},
+			c.titlesAt(subject, subjectType, held, ref)...)
+	}
+	// "Transnet at the end of March": the name is the capitalised run.
+	org = c.entity(c.fullName(capitalRun(org)), "organization")
+	return append([]lore.ExtractedFact{ended(subject, subjectType, "works_at", "works at", org, true, "organization", ref)},
+		c.titlesAt(subject, subjectType, org, ref)...)
 }
 
 // stripDeterminer drops a leading article or possessive ("the Volvo",
@@ -296,29 +335,7 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 					break
 				}
 			}
-			org := cleanEnd(obj)
-			if isTemporalWord(lore.NormalizeName(org)) {
-				return out
-			}
-			if !startsUpper(org) {
-				// "I quit the credit union": an employer said in lower
-				// case only when the speaker was said to work there.
-				// "I quit the chippy job": the employer is "chippy".
-				hint := strings.TrimPrefix(org, "the ")
-				for _, w := range []string{" job", " gig", " shifts", " shift"} {
-					hint = strings.TrimSuffix(hint, w)
-				}
-				held, ok := c.prior(subject, "works_at", hint)
-				if !ok || org == "" {
-					return out
-				}
-				out = append(out, ended(subject, subjectType, "works_at", "works at", held, startsUpper(held), "organization", ref))
-				return append(out, c.titlesAt(subject, subjectType, held, ref)...)
-			}
-			// "Transnet at the end of March": the name is the capitalised run.
-			org = c.entity(c.fullName(capitalRun(org)), "organization")
-			out = append(out, ended(subject, subjectType, "works_at", "works at", org, true, "organization", ref))
-			out = append(out, c.titlesAt(subject, subjectType, org, ref)...)
+			out = append(out, c.endEmployer(subject, subjectType, cleanEnd(obj), ref)...)
 		case kind == "own":
 			obj := cleanEnd(rest)
 			if obj != "" && !isPronoun(obj) {

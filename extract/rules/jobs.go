@@ -12,6 +12,15 @@ var (
 	// "I'm a backend dev at Hollis Analytics", "I'm now a senior data
 	// analyst", "I'm 64, a signal technician at Transnet"
 	myJobRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m)\s+(?:\d{1,3}(?:\s+years?\s+old)?,\s+)?(?:now\s+|currently\s+|still\s+|also\s+)?(?:a|an)\s+)([^,;!?()]+)`)
+	// "I am chef in hotel restaurant", "she is dental hygienist": a title
+	// said without an article, read only when it is a bare occupation
+	// (bareTitle).
+	myBareJobRe    = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m)\s+(?:now\s+|currently\s+|still\s+|also\s+)?)([^,;!?()]+)`)
+	theirBareJobRe = regexp.MustCompile(nameRe + `(?:\s+is|'s|’s)\s+(?:now\s+|also\s+|still\s+)?(\p{Ll}[^,;!?()]*)`)
+	// "Joining Parcelwala (logistics startup) as a product analyst",
+	// "I joined Mavuno Seeds as field agronomist", "starting at Ridge
+	// Hospital as a nurse": a new employer and title.
+	myJoinAsRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:am\s+|have\s+|had\s+|will\s+be\s+)?(?:just\s+|finally\s+|officially\s+|now\s+)*(?:join(?:ed|ing|s)?|start(?:ed|ing|s)?\s+at|mov(?:ed|ing)\s+to|switch(?:ed|ing)\s+to)\s+)` + orgAlt + `(?:\s*\([^)]*\))?(?i:\s+as\s+(?:a\s+|an\s+|the\s+|their\s+|our\s+)?)([^,;!?()]+)`)
 	// "I work at Shopify as a backend engineer": the title (works_at comes
 	// from the first-person patterns)
 	myWorkAsRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:still\s+|now\s+|currently\s+)?(?:am\s+)?work(?:s|ing)?\s+(?:at|for)\s+)[^,;!?()]+?(?i:\s+as\s+(?:a|an)\s+)([^,;!?()]+)`)
@@ -113,6 +122,28 @@ func jobTitle(t string) string {
 	return t
 }
 
+// joinTitle is the occupation a new employer was joined as, or "".
+func joinTitle(rest string) string {
+	title, _ := splitJob(rest)
+	return jobTitle(title)
+}
+
+// bareTitle reports whether a title said without an article is an
+// occupation of at most three words with no function word among them ("chef",
+// "dental hygienist"; not "tired of my manager").
+func bareTitle(t string) bool {
+	words := strings.Fields(strings.ToLower(t))
+	if len(words) == 0 || len(words) > 3 || jobTitle(t) == "" {
+		return false
+	}
+	for _, w := range words {
+		if danglingWords[w] || stopNames[w] {
+			return false
+		}
+	}
+	return true
+}
+
 // isOccupation reports whether w names a profession: a word of
 // occupations.txt or one ending in one of its suffixes (cardiologist).
 func isOccupation(w string) bool {
@@ -171,7 +202,9 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 		}
 	}
 	if own {
-		if m := myJobRe.FindStringSubmatch(clause); m != nil {
+		if m := myJoinAsRe.FindStringSubmatch(clause); m != nil && joinTitle(m[2]) != "" {
+			job(subject, subjectType, joinTitle(m[2]), m[1])
+		} else if m := myJobRe.FindStringSubmatch(clause); m != nil {
 			title, org := splitJob(m[1])
 			job(subject, subjectType, title, org)
 		} else if m := myNewJobRe.FindStringSubmatch(clause); m != nil {
@@ -185,6 +218,18 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 		} else if m := myWorkAsTitleRe.FindStringSubmatch(clause); m != nil {
 			title, org := splitJob(m[1])
 			job(subject, subjectType, title, org)
+		} else if m := myBareJobRe.FindStringSubmatch(clause); m != nil {
+			if title, org := splitJob(m[1]); bareTitle(title) {
+				job(subject, subjectType, title, org)
+			}
+		}
+	}
+	for _, m := range theirBareJobRe.FindAllStringSubmatch(clause, -1) {
+		if isStopName(m[1]) || isPronoun(m[1]) {
+			continue
+		}
+		if title, org := splitJob(m[2]); bareTitle(title) {
+			job(c.entity(m[1], "person"), "person", title, org)
 		}
 	}
 	for _, m := range theirJobRe.FindAllStringSubmatch(clause, -1) {

@@ -26,7 +26,7 @@ var (
 // nameLike reports whether a lower-case word can only be a name.
 func nameLike(w string) bool {
 	return utf8.RuneCountInString(w) >= 3 && !englishWords[w] && !chatWords[w] &&
-		!isTemporalWord(w) && !slices.Contains(roleWords, w) && !strings.Contains(w, "--")
+		!isTemporalWord(strings.TrimSuffix(w, "s")) && !slices.Contains(roleWords, w) && !strings.Contains(w, "--")
 }
 
 func capitalized(w string) string {

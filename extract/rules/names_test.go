@@ -52,3 +52,60 @@ func TestLowerCaseNames(t *testing.T) {
 		})
 	}
 }
+
+// TestJobsAndMoves covers titles said without an article, employers joined
+// "as" a title, "last day at", "shifted to", diets from data/diets.txt and
+// the homes of people visited.
+func TestJobsAndMoves(t *testing.T) {
+	at := time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name, text string
+		want       []triple
+		never      []triple
+	}{
+		{
+			name: "a title without an article", text: "I am chef in hotel restaurant in Umeda. || My wife Yui is happy. She is dental hygienist so she talks about teeth.",
+			want: []triple{{s: "user", p: "works_as", o: "chef"}, {s: "Yui", p: "works_as", o: "dental hygienist"}},
+		},
+		{
+			name: "no title without an occupation", text: "I am really tired of my manager. Yui is tired of the night shift nurse.",
+			never: []triple{{s: "user", p: "works_as", o: "really tired of my manager"}, {s: "Yui", p: "works_as", o: "tired of the night shift nurse"}},
+		},
+		{
+			name: "joined as, after a label", text: "News: I have left the county office and joined Mavuno Seeds as field agronomist, better pay",
+			want: []triple{{s: "user", p: "works_at", o: "Mavuno Seeds"}, {s: "user", p: "works_as", o: "field agronomist"}},
+		},
+		{
+			name: "last day at, then joining", text: "I'm a data analyst at Trellis Analytics in Pune || Life update:\n• Last day at Trellis was Friday.\n• Joining Parcelwala (logistics startup) as a product analyst on Dec 2.",
+			want: []triple{{s: "user", p: "works_at", o: "Trellis Analytics", ended: true}, {s: "user", p: "works_at", o: "Parcelwala"},
+				{s: "user", p: "works_as", o: "product analyst"}},
+		},
+		{
+			name: "someone else's last day", text: "I'm a data analyst at Trellis Analytics in Pune || Sam's last day at Trellis was Friday.",
+			want: []triple{{s: "user", p: "works_at", o: "Trellis Analytics"}},
+		},
+		{
+			name: "joined a club as a member is no job", text: "I joined the choir as a bass singer",
+			never: []triple{{s: "user", p: "works_at", o: "choir"}},
+		},
+		{
+			name: "shifted to a place, not to a day", text: "Big news, I have shifted to Pune to stay with my son. || we shifted to thursdays for canasta",
+			want:  []triple{{s: "user", p: "lives_in", o: "Pune"}},
+			never: []triple{{s: "user", p: "lives_in", o: "Thursdays"}, {s: "user", p: "lives_in", o: "Pune to stay"}},
+		},
+		{
+			name: "a diet from the list", text: "I'm eggetarian (no meat or fish, eggs are fine). My roommate Sneha is vegan.",
+			want: []triple{{s: "user", p: "diet", o: "eggetarian"}, {s: "Sneha", p: "diet", o: "vegan"}},
+		},
+		{
+			name: "the home of a person visited", text: "Our daughter Katrin is a doctor. || we visit Katrin in Munich four times a year, and we visit Rome in May",
+			want:  []triple{{s: "Katrin", p: "lives_in", o: "Munich"}},
+			never: []triple{{s: "Rome", p: "lives_in", o: "May"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checkTriples(t, extractMsgs(t, tt.text, at, nil), tt.want, tt.never)
+		})
+	}
+}

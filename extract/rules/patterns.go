@@ -1,6 +1,10 @@
 package rules
 
-import "regexp"
+import (
+	"regexp"
+	"sort"
+	"strings"
+)
 
 // statement is one first-person or third-person sentence shape and the fact
 // it states. The object is capture group 1 unless noted.
@@ -27,8 +31,15 @@ const (
 )
 
 // dietAlt is a diet or condition said with "is", of the speaker or of a
-// named person (relations.go).
-const dietAlt = `(vegetarian|vegan|pescatarian|gluten[- ]free|lactose intolerant|diabetic|coeliac|celiac|sober)`
+// named person (relations.go), from data/diets.txt.
+var dietAlt = func() string {
+	list := readList("diets.txt")
+	sort.SliceStable(list, func(i, j int) bool { return len(list[i]) > len(list[j]) })
+	for i, d := range list {
+		list[i] = regexp.QuoteMeta(d)
+	}
+	return "(" + strings.Join(list, "|") + ")"
+}()
 
 // statements are tried in order on each sentence; the more specific come first.
 var statements = []statement{
@@ -36,6 +47,9 @@ var statements = []statement{
 	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+(\d{1,3})\s+years?\s+old`), predicate: "age", verb: "is years old:", confidence: 0.9},
 	{re: regexp.MustCompile(subj + `(?:live|living|lives)\s+in\s+(.+)`), predicate: "lives_in", verb: "lives in", objectType: "place", confidence: 0.85},
 	{re: regexp.MustCompile(subj + `(?:moved|moving|relocated|relocating)\s+(?:back\s+)?to\s+(.+)`), predicate: "lives_in", verb: "moved to", objectType: "place", event: true, confidence: 0.8},
+	// "I have shifted to Pune" (Indian English); a capital, since "shifted
+	// to Thursdays" or "to remote work" is no move.
+	{re: regexp.MustCompile(subj + `(?:shifted|shifting)\s+(?:back\s+)?to\s+(?-i:(\p{Lu}.+))`), predicate: "lives_in", verb: "moved to", objectType: "place", event: true, confidence: 0.75},
 	{re: regexp.MustCompile(subj + `(?:work|working|works)\s+(?:(?:part|full)[- ]time\s+|remotely\s+)?(?:at|for)\s+(.+)`), predicate: "works_at", verb: "works at", objectType: "organization", confidence: 0.85},
 	{re: regexp.MustCompile(subj + `(?:got|started|landed|accepted|took|start|starting)\s+(?:a\s+|my\s+|the\s+)?(?:new\s+)?(?:(?:part|full)[- ]time\s+|summer\s+|weekend\s+)?(?:job|position|role|internship)\s+(?:at|with)\s+(.+)`), predicate: "works_at", verb: "started a job at", objectType: "organization", event: true, confidence: 0.8},
 	{re: regexp.MustCompile(subj + `(?:am\s+|are\s+)?(?:start|starting|started|begin|beginning|began)\s+(?:work(?:ing)?\s+|(?:a|my)\s+new\s+job\s+)?(?:at|with)\s+(\p{Lu}.+)`), predicate: "works_at", verb: "works at", objectType: "organization", event: true, confidence: 0.8},

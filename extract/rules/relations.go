@@ -52,7 +52,10 @@ var (
 	// "Otieno's brother Ochieng in Kisumu", "my cousin Jake from Leeds":
 	// a person named by role with the place they are in.
 	roleInPlaceRe = regexp.MustCompile(`(?i:\b(?:` + roleAlt + `)),?\s+` + nameRe + `,?\s+(?:in|from)\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)`)
-	thirdWorksRe  = regexp.MustCompile(`\b` + nameRe + `\s+(?:works|worked|is working)\s+(?:at|for)\s+(\p{Lu}[\p{L}&-]+(?:\s+\p{Lu}[\p{L}&-]+)*)`)
+	// "we visit Katrin in Munich", "staying with Priya in Leeds": where a
+	// person the speaker knows is visited is where they live.
+	visitInRe    = regexp.MustCompile(`(?i:\b(?:visit(?:s|ed|ing)?|(?:stay(?:s|ed|ing)?|live(?:d)?)\s+with|see(?:ing)?)\s+)` + nameRe + `\s+in\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)`)
+	thirdWorksRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:works|worked|is working)\s+(?:at|for)\s+(\p{Lu}[\p{L}&-]+(?:\s+\p{Lu}[\p{L}&-]+)*)`)
 )
 
 // datingRoles are the roles of someone the speaker is dating.
@@ -196,6 +199,11 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 	}
 	for _, m := range thirdFromRe.FindAllStringSubmatch(sentence, -1) {
 		third(m, "lives_in", "lives in", "place")
+	}
+	for _, m := range visitInRe.FindAllStringSubmatch(sentence, -1) {
+		if c.typeOf(m[1]) == "person" && !isTemporalWord(lore.NormalizeName(m[2])) {
+			third(m, "lives_in", "lives in", "place")
+		}
 	}
 	for _, m := range thirdWorksRe.FindAllStringSubmatch(sentence, -1) {
 		third(m, "works_at", "works at", "organization")

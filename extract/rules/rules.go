@@ -339,7 +339,7 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 	// reports of the speaker's own is kept.
 	reactive := len(sentences) > 0 && reaction(sentences[0], v)
 	for _, raw := range sentences {
-		s := stripOpeners(c.capitalizeNames(untext(raw)), v)
+		s := stripOpeners(c.capitalizeNames(untext(stripBullet(raw))), v)
 		for _, f := range c.petNames(s, subject, speakerType, ref) {
 			add(f)
 		}
@@ -399,6 +399,9 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 			add(f)
 		}
 		for _, f := range c.petLoss(subject, speakerType, expanded, ref) {
+			add(f)
+		}
+		for _, f := range c.lastDay(subject, speakerType, expanded, ref) {
 			add(f)
 		}
 		// Jobs of the speaker are statements about them (the sentence's
@@ -580,6 +583,14 @@ func (c *collector) statements(subject, subjectType, sentence string, spans []te
 			predicate, verb = strings.ToLower(verbWord), strings.ToLower(verbWord)
 		}
 		object := cleanObject(sentence[objStart:objEnd], spans, objStart)
+		if st.objectType == "place" {
+			// "shifted to Pune to stay with my son": the place ends
+			// before a purpose; "to Thursdays" is no place.
+			object, _, _ = strings.Cut(object, " to ")
+			if isTemporalWord(strings.TrimSuffix(lore.NormalizeName(object), "s")) {
+				continue
+			}
+		}
 		if lore.NormalizeName(object) == "" || isPronoun(object) {
 			continue
 		}

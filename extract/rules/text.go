@@ -61,6 +61,13 @@ var bareImRe = regexp.MustCompile(`(^|[\s,.;:!(])(?:im|Im|IM)\s+`)
 // pharmacist"); neither is an English word.
 var bareSheIsRe = regexp.MustCompile(`(^|[\s,.;:!(])([Ss]he|[Hh]e)s\s+`)
 
+// bulletRe is a list marker opening a line: "• ", "- ", "2) ", "3. ".
+var bulletRe = regexp.MustCompile(`^\s*(?:[-*•‣◦–]|\d{1,2}[.)])\s+`)
+
+// stripBullet drops a list item's marker, so "• Joining Parcelwala as an
+// analyst" reads as a sentence with its subject left out.
+func stripBullet(s string) string { return bulletRe.ReplaceAllString(s, "") }
+
 // untext restores what texting drops that the patterns need: "im" → "I'm",
 // "shes" → "she's".
 func untext(s string) string {
@@ -104,6 +111,16 @@ var continuedRe = regexp.MustCompile(`(?:,\s*(?:and\s+|then\s+)?|\s+and\s+(?:the
 // of continued.txt counts after "and" or a comma; an -ing form only after a
 // comma ("I like reading and learning languages" joins two likings).
 func splitContinued(clause string) []string {
+	// "News: I left the county office and joined Mavuno Seeds": a short
+	// label before a colon stays with the first piece.
+	if i := strings.Index(clause, ": "); i > 0 && len(strings.Fields(clause[:i])) <= 3 {
+		out := splitContinued(clause[i+2:])
+		if len(out) > 1 {
+			out[0] = clause[:i+2] + out[0]
+			return out
+		}
+		return []string{clause}
+	}
 	w := lowerWords(clause)
 	for len(w) > 0 && adverbs[w[0]] {
 		w = w[1:]
