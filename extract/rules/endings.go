@@ -335,7 +335,20 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 					break
 				}
 			}
-			out = append(out, c.endEmployer(subject, subjectType, cleanEnd(obj), ref)...)
+			if f := c.endEmployer(subject, subjectType, cleanEnd(obj), ref); f != nil {
+				out = append(out, f...)
+				break
+			}
+			// "I quit futsal": no employer, an activity the speaker was
+			// said to play or do.
+			if g := firstWord(lower); g != "" {
+				for _, p := range []string{"plays", "does"} {
+					if held, ok := c.prior(subject, p, g); ok {
+						out = append(out, ended(subject, subjectType, p, p, held, false, "", ref))
+						break
+					}
+				}
+			}
 		case kind == "own":
 			obj := cleanEnd(rest)
 			if obj != "" && !isPronoun(obj) {

@@ -128,6 +128,17 @@ func joinTitle(rest string) string {
 	return jobTitle(title)
 }
 
+// numberRe is a number said after a title: "electrician 30 years".
+var numberRe = regexp.MustCompile(`\s\d`)
+
+// beforeNumber is s up to a number it holds.
+func beforeNumber(s string) string {
+	if loc := numberRe.FindStringIndex(s); loc != nil {
+		return s[:loc[0]]
+	}
+	return s
+}
+
 // bareTitle reports whether a title said without an article is an
 // occupation of at most three words with no function word among them ("chef",
 // "dental hygienist"; not "tired of my manager").
@@ -219,7 +230,7 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 			title, org := splitJob(m[1])
 			job(subject, subjectType, title, org)
 		} else if m := myBareJobRe.FindStringSubmatch(clause); m != nil {
-			if title, org := splitJob(m[1]); bareTitle(title) {
+			if title, org := splitJob(beforeNumber(m[1])); bareTitle(title) {
 				job(subject, subjectType, title, org)
 			}
 		}

@@ -18,7 +18,7 @@ import (
 var (
 	englishWords    = listSet(readList("english_words.txt"))
 	chatWords       = listSet(readList("chat_words.txt"))
-	lowerRoleNameRe = regexp.MustCompile(`(?i:\b(?:my|our|his|her|their)\s+` + roleAdj + `(?:` + roleAlt + `))\s+(\p{Ll}[\p{Ll}-]*)\b`)
+	lowerRoleNameRe = regexp.MustCompile(`(?i:(?:\b(?:my|our|his|her|their)|\p{L}['’]s)\s+` + roleAdj + `(?:` + roleAlt + `))\s+(\p{Ll}[\p{Ll}-]*)\b`)
 	lowerPlaceRe    = regexp.MustCompile(`(?i:\b(?:in|to|from|out\s+of|near))\s+(\p{Ll}[\p{Ll}-]*)\b`)
 	lowerWordRe     = regexp.MustCompile(`\p{Ll}[\p{Ll}-]*`)
 )

@@ -109,3 +109,72 @@ func TestJobsAndMoves(t *testing.T) {
 		})
 	}
 }
+
+// TestUnnamedAndPets covers people named by role alone, origins, pet
+// breeds, activities quit, lower-case possessor chains and titles before a
+// number.
+func TestUnnamedAndPets(t *testing.T) {
+	at := time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name, text string
+		want       []triple
+		never      []triple
+		texts      []string
+	}{
+		{
+			name: "people named by role alone", text: "my mum lives in Enugu. || also sundays im at my dads in cardiff every other weekend || my boss is a former nurse and my brother is plumber there",
+			want: []triple{{s: "user", p: "has_mum", o: "user's mum"}, {s: "user's mum", p: "lives_in", o: "Enugu"},
+				{s: "user's dad", p: "lives_in", o: "Cardiff"}, {s: "user's boss", p: "works_as", o: "nurse", ended: true},
+				{s: "user's brother", p: "works_as", o: "plumber"}},
+			texts: []string{"user's mum lives in Enugu"},
+		},
+		{
+			name: "a role named before keeps its name", text: "My sister Emma is great. || My sister lives in Rome now.",
+			want:  []triple{{s: "Emma", p: "lives_in", o: "Rome"}},
+			never: []triple{{s: "user's sister", p: "lives_in", o: "Rome"}},
+		},
+		{
+			name: "no place in a lower-case word", text: "my sister is in hospital",
+			never: []triple{{s: "user", p: "has_sister", o: "user's sister"}},
+		},
+		{
+			name: "origins", text: "haha not KL, i'm from penang! || Priya is from Chennai originally. || my mom comes from rosario every two weeks",
+			want: []triple{{s: "user", p: "comes_from", o: "Penang"}, {s: "Priya", p: "comes_from", o: "Chennai"},
+				{s: "user's mom", p: "comes_from", o: "Rosario"}},
+		},
+		{
+			name: "breeds", text: "Bringing Duke, my black lab. || Instead I walk our dog Hana, a shiba inu, twice a day. || Our neighbour Ray has that beagle Rosie.",
+			want: []triple{{s: "user", p: "has_dog", o: "Duke"}, {s: "Duke", p: "breed", o: "black lab"},
+				{s: "Hana", p: "breed", o: "shiba inu"}, {s: "Rosie", p: "breed", o: "beagle"}},
+			never: []triple{{s: "user", p: "has_dog", o: "Rosie"}, {s: "user", p: "has_dog", o: "Bringing Duke"}},
+			texts: []string{"Duke is user's dog, a black lab", "Hana is user's dog, a shiba inu"},
+		},
+		{
+			name: "quit an activity", text: "on saturdays i play futsal with my cousins || bad news i quit futsal, twisted my ankle",
+			want: []triple{{s: "user", p: "plays", o: "futsal", ended: true}},
+		},
+		{
+			name: "a lower-case possessor chain", text: "cooking w my housemate jess on sundays || jess's bf sam is a tram driver",
+			want: []triple{{s: "Jess", p: "has_boyfriend", o: "Sam"}, {s: "Sam", p: "works_as", o: "tram driver"}},
+		},
+		{
+			name: "a bare title before a number", text: "i am electrician 30 years, one man firm in tricity",
+			want: []triple{{s: "user", p: "works_as", o: "electrician"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ex := extractMsgs(t, tt.text, at, nil)
+			checkTriples(t, ex, tt.want, tt.never)
+			for _, want := range tt.texts {
+				found := false
+				for _, f := range ex.Facts {
+					found = found || f.Text == want
+				}
+				if !found {
+					t.Errorf("no fact with text %q; got:%s", want, describe(ex))
+				}
+			}
+		})
+	}
+}

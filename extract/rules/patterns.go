@@ -55,6 +55,9 @@ var statements = []statement{
 	{re: regexp.MustCompile(subj + `(?:am\s+|are\s+)?(?:start|starting|started|begin|beginning|began)\s+(?:work(?:ing)?\s+|(?:a|my)\s+new\s+job\s+)?(?:at|with)\s+(\p{Lu}.+)`), predicate: "works_at", verb: "works at", objectType: "organization", event: true, confidence: 0.8},
 	{re: regexp.MustCompile(subj + `(?:work|working)\s+as\s+(?:a\s+|an\s+)?(.+)`), predicate: "works_as", verb: "works as", confidence: 0.85},
 	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+(?:now\s+)?(?:married|engaged)\s+to\s+(.+)`), predicate: "married_to", verb: "is married to", objectType: "person", confidence: 0.85},
+	// "I'm from Penang", "I'm originally from Kochi"; a capital, since "I'm
+	// from work" is no origin.
+	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm|we are|we're)\s+(?:originally\s+|actually\s+)?from\s+(?-i:(\p{Lu}.+))`), predicate: "comes_from", verb: "comes from", objectType: "place", confidence: 0.8},
 	{re: regexp.MustCompile(`(?i)\bi was born\s+(?:and raised\s+)?in\s+(.+)`), predicate: "born_in", verb: "was born in", objectType: "place", confidence: 0.85},
 	{re: regexp.MustCompile(subj + `(?:grew up|was raised)\s+in\s+(.+)`), predicate: "grew_up_in", verb: "grew up in", objectType: "place", confidence: 0.85},
 	{re: regexp.MustCompile(subj + `(?:study|studying|studied|enrolled)\s+(?:at|in)\s+([A-Z].+)`), predicate: "studies_at", verb: "studies at", objectType: "organization", confidence: 0.75},

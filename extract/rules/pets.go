@@ -96,3 +96,105 @@ func (c *collector) petLoss(subject, subjectType, sentence string, ref time.Time
 	}
 	return out
 }
+
+// breeds maps a breed to the pet role it is a kind of (data/breeds.txt).
+var breeds = func() map[string]string {
+	m := map[string]string{}
+	for _, line := range readList("breeds.txt") {
+		if b, role, ok := strings.Cut(line, " = "); ok {
+			m[b] = role
+		}
+	}
+	return m
+}()
+
+var (
+	breedAlt = func() string {
+		var names []string
+		for b := range breeds {
+			names = append(names, regexp.QuoteMeta(b))
+		}
+		sort.Slice(names, func(i, j int) bool {
+			if len(names[i]) != len(names[j]) {
+				return len(names[i]) > len(names[j])
+			}
+			return names[i] < names[j]
+		})
+		return `((?:(?:black|yellow|chocolate|golden|white|grey|gray|brown|red|rescue|mini|miniature|toy|old|little|big|senior)\s+)*(?:` + strings.Join(names, "|") + `)(?:\s+(?:mix|cross|x))?)`
+	}()
+	// "Duke, my black lab", "Hana, a shiba inu", "Rosie is a beagle", "Bear
+	// is my boxer"
+	nameBreedRe = regexp.MustCompile(nameRe + `(?:,|\s+is)\s+(?i:(my|our|a|an|his|her|their)\s+` + breedAlt + `)\b`)
+	// "my beagle Rosie", "that beagle Rosie"
+	breedNameRe = regexp.MustCompile(`(?i:\b(my|our|a|an|that|the|his|her|their)\s+` + breedAlt + `)\s+` + nameRe + `\b`)
+	// "our dog Hana, a shiba inu": a breed after a pet named by role.
+	petBreedRe = regexp.MustCompile(`(?i:\b(?:` + petAlt + `))\s+` + nameRe + `,\s+(?i:(a|an)\s+` + breedAlt + `)\b`)
+)
+
+// breedOf returns the pet role of a breed phrase ("black lab" → dog).
+func breedOf(phrase string) string {
+	words := strings.Fields(strings.ToLower(phrase))
+	for i := range words {
+		if r, ok := breeds[strings.Join(words[i:], " ")]; ok {
+			return r
+		}
+		last := words[len(words)-1]
+		if last == "mix" || last == "cross" || last == "x" {
+			if r, ok := breeds[strings.Join(words[i:len(words)-1], " ")]; ok {
+				return r
+			}
+		}
+	}
+	return ""
+}
+
+// breedFacts reads the breeds of named pets: (Duke, breed, black lab), and
+// with "my" the speaker's (user, has_dog, Duke).
+func (c *collector) breedFacts(subject, subjectType, sentence string, ref time.Time) []lore.ExtractedFact {
+	var out []lore.ExtractedFact
+	add := func(name, det, breed string) {
+		if first, last, ok := strings.Cut(name, " "); ok && englishWords[strings.ToLower(first)] {
+			name = last // "Bringing Duke, my black lab"
+		}
+		role := breedOf(breed)
+		if role == "" || isStopName(name) || isPronoun(name) || isTemporalWord(lore.NormalizeName(name)) {
+			return
+		}
+		if t := c.typeOf(name); t != "" && t != "pet" && t != "entity" {
+			return // "Max is my boxer" of a person: a sport, not a breed
+		}
+		det = strings.ToLower(det)
+		breed = strings.ToLower(breed)
+		if owned, ok := c.prior(subject, "has_"+role, name); ok || det == "my" || det == "our" {
+			// The relation's text names the breed: "Duke is user's dog, a
+			// black lab" answers "What kind of dog is Duke?".
+			if f := c.relationFact(subject, subjectType, role, name, ref); f != nil && (!ok || strings.EqualFold(owned, f.Object)) {
+				f.Text = factText("%s, %s %s", strings.TrimSuffix(f.Text, "."), articleFor(breed), breed)
+				out = append(out, *f)
+			}
+		}
+		pet := c.entity(name, "pet")
+		out = append(out, lore.ExtractedFact{
+			Subject: pet, SubjectType: "pet", Predicate: "breed", Object: breed,
+			Text: factText("%s is %s %s", pet, articleFor(breed), breed), ValidAt: timePtr(ref), Confidence: 0.75,
+		})
+	}
+	for _, m := range nameBreedRe.FindAllStringSubmatch(sentence, -1) {
+		add(m[1], m[2], m[3])
+	}
+	for _, m := range breedNameRe.FindAllStringSubmatch(sentence, -1) {
+		add(m[3], m[1], m[2])
+	}
+	for _, m := range petBreedRe.FindAllStringSubmatch(sentence, -1) {
+		add(m[1], m[2], m[3])
+	}
+	return out
+}
+
+// articleFor is "a" or "an" for a word.
+func articleFor(w string) string {
+	if w != "" && strings.ContainsRune("aeiou", rune(w[0])) {
+		return "an"
+	}
+	return "a"
+}

@@ -73,7 +73,7 @@ func (x *Extractor) Extract(ctx context.Context, req lore.ExtractRequest) (*lore
 
 // rolePrefixed are the predicates whose fact texts about a person say who
 // they are to their possessor.
-var rolePrefixed = map[string]bool{"works_as": true, "works_at": true, "lives_in": true, "major": true, "studies_at": true, "drives": true}
+var rolePrefixed = map[string]bool{"breed": true, "works_as": true, "works_at": true, "lives_in": true, "major": true, "studies_at": true, "drives": true}
 
 // nameRoles says who a person is in the texts of their facts: "Nomsa works
 // as a radiographer" → "user's sister Nomsa works as a radiographer", so the
@@ -96,7 +96,8 @@ func (c *collector) nameRoles() {
 	for i := range c.ex.Facts {
 		f := &c.ex.Facts[i]
 		role := roles[f.Subject]
-		if role == "" || !(rolePrefixed[f.Predicate] || f.Predicate == "statement") || !strings.HasPrefix(f.Text, f.Subject+" ") {
+		// "user's dad lives in Cardiff": the name is the role already.
+		if role == "" || role == f.Subject || !(rolePrefixed[f.Predicate] || f.Predicate == "statement") || !strings.HasPrefix(f.Text, f.Subject+" ") {
 			continue
 		}
 		f.Text = role + " " + f.Text
@@ -264,6 +265,11 @@ func (c *collector) fact(f lore.ExtractedFact) {
 		if f.Confidence > old.Confidence {
 			old.Confidence = f.Confidence
 		}
+		// "Hana is user's dog" then "…, a shiba inu": the text that says
+		// more of the same triple.
+		if f.InvalidAt == nil && old.InvalidAt == nil && len(f.Text) > len(old.Text) && strings.HasPrefix(f.Text, strings.TrimSuffix(old.Text, ".")) {
+			old.Text = f.Text
+		}
 		// "we drive an Avensis … we got rid of the Avensis" in one batch:
 		// the fact held, then ended.
 		if f.InvalidAt != nil && old.InvalidAt == nil {
@@ -391,6 +397,13 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 		// not about the speaker ("Emma works at Siemens").
 		said := map[string]bool{} // subjects of the triples this sentence gave
 		for _, f := range c.relations(subject, speakerType, expanded, ref) {
+			said[f.Subject] = true
+			add(f)
+		}
+		for _, f := range c.breedFacts(subject, speakerType, expanded, ref) {
+			add(f)
+		}
+		for _, f := range c.unnamedFacts(subject, speakerType, expanded, ref) {
 			said[f.Subject] = true
 			add(f)
 		}

@@ -398,8 +398,8 @@ func leftOutSubject(s string) bool {
 		if adverbs[lw] {
 			continue
 		}
-		if i > 0 && (startsUpper(w) || notSubjectless[lw]) {
-			return false
+		if i > 0 && (startsUpper(w) || notSubjectless[lw] || isTemporalWord(strings.TrimSuffix(lw, "s"))) {
+			return false // "also sundays I'm at my dad's": no verb left out
 		}
 		if lw == "been" {
 			// "Been practicing hard", not "Been a while".
