@@ -14,19 +14,7 @@ import (
 // it as the speaker's ("user's pup Waffles is a corgi mix").
 
 var (
-	petAlt = func() string {
-		var names []string
-		for p := range petRoles {
-			names = append(names, regexp.QuoteMeta(p))
-		}
-		sort.Slice(names, func(i, j int) bool {
-			if len(names[i]) != len(names[j]) {
-				return len(names[i]) > len(names[j])
-			}
-			return names[i] < names[j]
-		})
-		return strings.Join(names, "|")
-	}()
+	petAlt = alternation(petRoles)
 	// "adopted a rescue pup", "we got a new kitten": a pet of the speaker's
 	// without a name yet.
 	unnamedPetRe = regexp.MustCompile(`(?i)(?:^(?:(?:just|finally|recently|also|so|and)\s+)*|\b(?:i|we)\b[^.!?]*?\s)(?:adopted|got|bought|rescued|have|found|brought\s+home|picked\s+up|took\s+in)\s+(?:a|an|our|my)\s+(?:[\p{L}-]+\s+){0,2}?(` + petAlt + `)\b`)
@@ -38,6 +26,22 @@ var (
 	// her Miso"
 	petNameRe = regexp.MustCompile(`(?i:\b(?:(?:his|her|its)\s+name(?:\s+is|'s|’s)|(?:we|i)\s+(?:named|called)\s+(?:him|her|it)|(?:went|going|decided|settled)\s+(?:with|on)|(?:we're|we\s+are|i'm|i\s+am)\s+calling\s+(?:him|her|it))\s+)` + nameRe + `\b`)
 )
+
+// alternation is a regexp alternation of a set's keys, longest first so a
+// longer phrase wins ("guinea pig" before "pig").
+func alternation[V any](set map[string]V) string {
+	names := make([]string, 0, len(set))
+	for k := range set {
+		names = append(names, regexp.QuoteMeta(k))
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if len(names[i]) != len(names[j]) {
+			return len(names[i]) > len(names[j])
+		}
+		return names[i] < names[j]
+	})
+	return strings.Join(names, "|")
+}
 
 // lastPet is the last unnamed pet a speaker mentioned, and in which of their
 // messages.
@@ -109,19 +113,7 @@ var breeds = func() map[string]string {
 }()
 
 var (
-	breedAlt = func() string {
-		var names []string
-		for b := range breeds {
-			names = append(names, regexp.QuoteMeta(b))
-		}
-		sort.Slice(names, func(i, j int) bool {
-			if len(names[i]) != len(names[j]) {
-				return len(names[i]) > len(names[j])
-			}
-			return names[i] < names[j]
-		})
-		return `((?:(?:black|yellow|chocolate|golden|white|grey|gray|brown|red|rescue|mini|miniature|toy|old|little|big|senior)\s+)*(?:` + strings.Join(names, "|") + `)(?:\s+(?:mix|cross|x))?)`
-	}()
+	breedAlt = `((?:(?:black|yellow|chocolate|golden|white|grey|gray|brown|red|rescue|mini|miniature|toy|old|little|big|senior)\s+)*(?:` + alternation(breeds) + `)(?:\s+(?:mix|cross|x))?)`
 	// "Duke, my black lab", "Hana, a shiba inu", "Rosie is a beagle", "Bear
 	// is my boxer"
 	nameBreedRe = regexp.MustCompile(nameRe + `(?:,|\s+is)\s+(?i:(my|our|a|an|his|her|their)\s+` + breedAlt + `)\b`)
