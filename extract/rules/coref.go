@@ -95,6 +95,11 @@ func (c *collector) antecedentFor(speaker string, g byte) string {
 			break
 		}
 		if a.gender == 0 || a.gender == g {
+			// "Euan … he's useless": Euan is a he from now on, so a
+			// later "she" means someone else.
+			if a.gender == 0 && g != 0 {
+				c.genders[a.ref] = g
+			}
 			return a.ref
 		}
 	}
@@ -176,6 +181,9 @@ func (c *collector) noteAntecedents(s, speaker string) {
 		if t := titleGender(ref); t != 0 {
 			g = t
 		}
+		if g == 0 {
+			g = c.genders[ref]
+		}
 		found = append(found, at{pos, antecedent{ref: ref, gender: g, msg: now}})
 	}
 	for _, m := range myRoleRe.FindAllStringSubmatchIndex(s, -1) {
@@ -230,6 +238,9 @@ func (c *collector) noteAntecedents(s, speaker string) {
 			continue
 		}
 		g := titleGender(name)
+		if g == 0 {
+			g = c.genders[name]
+		}
 		for _, a := range c.antes[speaker] {
 			if a.ref == name && a.gender != 0 {
 				g = a.gender

@@ -21,6 +21,9 @@ var (
 	lowerRoleNameRe = regexp.MustCompile(`(?i:(?:\b(?:my|our|his|her|their)|\p{L}['’]s)\s+` + roleAdj + `(?:` + roleAlt + `))\s+(\p{Ll}[\p{Ll}-]*)\b`)
 	lowerPlaceRe    = regexp.MustCompile(`(?i:\b(?:in|to|from|out\s+of|near))\s+(\p{Ll}[\p{Ll}-]*)\b`)
 	lowerWordRe     = regexp.MustCompile(`\p{Ll}[\p{Ll}-]*`)
+	// "euans girlfriend shona": a possessive texted without its apostrophe,
+	// before a role word.
+	bareOwnerRe = regexp.MustCompile(`\b(\p{L}+)s\s+(?i:` + roleAdj + `(?:` + roleAlt + `))\b`)
 )
 
 // nameLike reports whether a lower-case word can only be a name.
@@ -38,6 +41,15 @@ func capitalized(w string) string {
 // names found after a role word or a preposition are remembered for the
 // rest of the batch ("emeka stayed in the old place").
 func (c *collector) capitalizeNames(s string) string {
+	s = bareOwnerRe.ReplaceAllStringFunc(s, func(m string) string {
+		sub := bareOwnerRe.FindStringSubmatchIndex(m)
+		owner := m[sub[2]:sub[3]]
+		lower := strings.ToLower(owner)
+		if !c.lowerNames[lower] && !c.knownName(lower) || englishWords[lower+"s"] {
+			return m
+		}
+		return capitalized(owner) + "'s" + m[sub[3]+1:]
+	})
 	for _, re := range []*regexp.Regexp{lowerRoleNameRe, lowerPlaceRe} {
 		for _, m := range re.FindAllStringSubmatch(s, -1) {
 			if nameLike(m[1]) {

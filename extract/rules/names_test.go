@@ -158,6 +158,15 @@ func TestUnnamedAndPets(t *testing.T) {
 			want: []triple{{s: "Jess", p: "has_boyfriend", o: "Sam"}, {s: "Sam", p: "works_as", o: "tram driver"}},
 		},
 		{
+			name: "a possessive texted without its apostrophe, and a pronoun's gender learned", text: "my flatmate euan is on drums || ok need gift ideas for euans girlfriend shona, its her birthday and hes useless. shes a vet nurse at a clinic in partick",
+			want:  []triple{{s: "Euan", p: "has_girlfriend", o: "Shona"}, {s: "Shona", p: "works_as", o: "vet nurse"}},
+			never: []triple{{s: "Euan", p: "works_as", o: "vet nurse"}},
+		},
+		{
+			name: "a bare role after with", text: "My daughter Zosia studies in Wroclaw. She comes home with boyfriend Bartek for a weekend.",
+			want: []triple{{s: "Zosia", p: "has_boyfriend", o: "Bartek"}},
+		},
+		{
 			name: "a bare title before a number", text: "i am electrician 30 years, one man firm in tricity",
 			want: []triple{{s: "user", p: "works_as", o: "electrician"}},
 		},

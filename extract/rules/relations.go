@@ -54,7 +54,10 @@ var (
 	roleInPlaceRe = regexp.MustCompile(`(?i:\b(?:` + roleAlt + `)),?\s+` + nameRe + `,?\s+(?:in|from)\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)`)
 	// "we visit Katrin in Munich", "staying with Priya in Leeds": where a
 	// person the speaker knows is visited is where they live.
-	visitInRe    = regexp.MustCompile(`(?i:\b(?:visit(?:s|ed|ing)?|(?:stay(?:s|ed|ing)?|live(?:d)?)\s+with|see(?:ing)?)\s+)` + nameRe + `\s+in\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)`)
+	visitInRe = regexp.MustCompile(`(?i:\b(?:visit(?:s|ed|ing)?|(?:stay(?:s|ed|ing)?|live(?:d)?)\s+with|see(?:ing)?)\s+)` + nameRe + `\s+in\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)`)
+	// "Zosia comes home with boyfriend Bartek": a bare role after "with" is
+	// the clause subject's.
+	withRoleRe   = regexp.MustCompile(`\b` + nameRe + `\s+(?:\p{Ll}+\s+){1,4}?with\s+(?i:(?:her|his|their)\s+)?(?i:` + roleAdj + `(` + roleAlt + `))\s+` + nameRe + `\b`)
 	thirdWorksRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:works|worked|is working)\s+(?:at|for)\s+(\p{Lu}[\p{L}&-]+(?:\s+\p{Lu}[\p{L}&-]+)*)`)
 )
 
@@ -199,6 +202,12 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 	}
 	for _, m := range thirdFromRe.FindAllStringSubmatch(sentence, -1) {
 		third(m, "lives_in", "lives in", "place")
+	}
+	for _, m := range withRoleRe.FindAllStringSubmatch(sentence, -1) {
+		if isStopName(m[1]) || isPronoun(m[1]) || c.typeOf(m[1]) != "person" {
+			continue
+		}
+		add(c.relationFact(c.entity(dropOpener(m[1]), "person"), "person", m[2], m[3], ref))
 	}
 	for _, m := range visitInRe.FindAllStringSubmatch(sentence, -1) {
 		if c.typeOf(m[1]) == "person" && !isTemporalWord(lore.NormalizeName(m[2])) {

@@ -54,6 +54,7 @@ func (x *Extractor) Extract(ctx context.Context, req lore.ExtractRequest) (*lore
 	out.msgs = map[string]int{}
 	out.pets = map[string]lastPet{}
 	out.lowerNames = map[string]bool{}
+	out.genders = map[string]byte{}
 	for _, e := range req.Entities {
 		out.known = append(out.known, e.Name)
 		out.knownType[lore.NormalizeName(e.Name)] = e.Type
@@ -151,6 +152,8 @@ type collector struct {
 	pets map[string]lastPet
 	// lowerNames are the names written in lower case so far (names.go).
 	lowerNames map[string]bool
+	// genders are what the pronouns said of people so far ("he" of Euan).
+	genders map[string]byte
 	// candFacts are the request's current facts, for what "sold the
 	// Civic" or "switched from mechanical" ends.
 	candFacts []*lore.Fact
