@@ -32,6 +32,9 @@ func parseTopics(data string) []topicEntry {
 		if !ok || len(preds) == 0 {
 			continue
 		}
+		if len(preds) == 1 && preds[0] == "-" {
+			preds = nil // a phrase that asks for no attribute
+		}
 		for _, p := range strings.Split(left, ",") {
 			if ws := strings.Fields(strings.ToLower(p)); len(ws) > 0 {
 				out = append(out, topicEntry{phrase: ws, preds: preds})

@@ -20,6 +20,9 @@ func TestTopicPredicates(t *testing.T) {
 		{"Which editor do I use?", "uses_editor", []string{"editor"}, 1},
 		{"What's my favourite colour?", "favorite_*", []string{"favourite"}, 1},
 		{"Who is my sister?", "", nil, 0},
+		// "at work" says where, and asks for no employer.
+		{"What programming language do I mostly write at work?", "", nil, 0},
+		{"Where is my mom originally from?", "comes_from", []string{"originally"}, 1},
 	} {
 		t.Run(tc.query, func(t *testing.T) {
 			preds, used := topicPredicates(words(tc.query))

@@ -21,6 +21,9 @@ var (
 	// "I joined Mavuno Seeds as field agronomist", "starting at Ridge
 	// Hospital as a nurse": a new employer and title.
 	myJoinAsRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:am\s+|have\s+|had\s+|will\s+be\s+)?(?:just\s+|finally\s+|officially\s+|now\s+)*(?:join(?:ed|ing|s)?|start(?:ed|ing|s)?\s+at|mov(?:ed|ing)\s+to|switch(?:ed|ing)\s+to)\s+)` + orgAlt + `(?:\s*\([^)]*\))?(?i:\s+as\s+(?:a\s+|an\s+|the\s+|their\s+|our\s+)?)([^,;!?()]+)`)
+	// "I switched to a fintech startup last month", "got a job at a law firm":
+	// a new employer said in lower case (lowerWorkplace).
+	mySwitchedToRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:have\s+|had\s+)?(?:just\s+|finally\s+|recently\s+|officially\s+)*(?:switched\s+(?:jobs?\s+)?to|changed\s+jobs?\s+to|started\s+working\s+at|got\s+a\s+(?:new\s+)?job\s+at))\s+((?i:a|an|the)\s+[^,;.!?()]+)`)
 	// "I work at Shopify as a backend engineer": the title (works_at comes
 	// from the first-person patterns)
 	myWorkAsRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:still\s+|now\s+|currently\s+)?(?:am\s+)?work(?:s|ing)?\s+(?:at|for)\s+)[^,;!?()]+?(?i:\s+as\s+(?:a|an)\s+)([^,;!?()]+)`)
@@ -139,6 +142,41 @@ func beforeNumber(s string) string {
 	return s
 }
 
+// beforeBreak is an employer phrase up to the words that end it ("a fintech
+// startup last month" → "a fintech startup").
+func beforeBreak(s string) string {
+	phrase, _ := splitJob(s)
+	return phrase
+}
+
+// workplaces are the nouns that end an employer said in lower case
+// (data/workplaces.txt).
+var workplaces = listSet(readList("workplaces.txt"))
+
+// lowerWorkplace returns the employer of "the county extension office" or
+// "a cosmetics company" (at most four words after the article, ending in a
+// workplace noun), or "".
+func lowerWorkplace(org string) string {
+	words := strings.Fields(strings.TrimRight(org, ".,;:!?"))
+	if len(words) < 2 || len(words) > 5 {
+		return ""
+	}
+	switch strings.ToLower(words[0]) {
+	case "the", "a", "an":
+	default:
+		return ""
+	}
+	for _, w := range words[1:] {
+		if !lowerWordRe.MatchString(w) || lowerWordRe.FindString(w) != w || danglingWords[w] {
+			return ""
+		}
+	}
+	if !workplaces[words[len(words)-1]] {
+		return ""
+	}
+	return strings.Join(words[1:], " ")
+}
+
 // bareTitle reports whether a title said without an article is an
 // occupation of at most three words with no function word among them ("chef",
 // "dental hygienist"; not "tired of my manager").
@@ -197,6 +235,7 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 			Subject: s, SubjectType: sType, Predicate: "works_as", Object: strings.ToLower(title),
 			Text: factText("%s works as %s", s, withArticle(title)), ValidAt: timePtr(ref), Confidence: 0.8,
 		})
+		said := org
 		if org = orgName(org); org != "" && startsUpper(org) {
 			org = c.entity(c.fullName(org), "organization")
 			// The employer's text names the job too: "user works as a
@@ -209,6 +248,21 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 			out = append(out, lore.ExtractedFact{
 				Subject: s, SubjectType: sType, Predicate: pred, Object: org, ObjectIsEntity: true, ObjectType: "organization",
 				Text: text, ValidAt: timePtr(ref), Confidence: 0.8,
+			})
+		} else if place := lowerWorkplace(said); place != "" {
+			// "agronomist with the county extension office": an employer
+			// said in lower case, kept as said.
+			out = append(out, lore.ExtractedFact{
+				Subject: s, SubjectType: sType, Predicate: "works_at", Object: place,
+				Text: factText("%s works as %s at the %s", s, withArticle(title), place), ValidAt: timePtr(ref), Confidence: 0.7,
+			})
+		}
+	}
+	if m := mySwitchedToRe.FindStringSubmatch(clause); own && m != nil {
+		if place := lowerWorkplace(beforeBreak(m[1])); place != "" {
+			out = append(out, lore.ExtractedFact{
+				Subject: subject, SubjectType: subjectType, Predicate: "works_at", Object: place,
+				Text: factText("%s works at the %s", subject, place), ValidAt: timePtr(ref), Confidence: 0.7,
 			})
 		}
 	}

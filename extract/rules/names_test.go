@@ -94,6 +94,12 @@ func TestJobsAndMoves(t *testing.T) {
 			never: []triple{{s: "user", p: "lives_in", o: "Thursdays"}, {s: "user", p: "lives_in", o: "Pune to stay"}},
 		},
 		{
+			name: "employers in lower case", text: "I am Wanjiru, agronomist with the county extension office here in Nakuru. || big change: I switched to a fintech startup last month, now I'm content lead || we joined a gym in town || I'm a nurse at the moment",
+			want: []triple{{s: "user", p: "works_at", o: "county extension office"}, {s: "user", p: "works_at", o: "fintech startup"},
+				{s: "user", p: "works_as", o: "content lead"}},
+			never: []triple{{s: "user", p: "works_at", o: "gym"}, {s: "user", p: "works_at", o: "moment"}},
+		},
+		{
 			name: "a diet from the list", text: "I'm eggetarian (no meat or fish, eggs are fine). My roommate Sneha is vegan.",
 			want: []triple{{s: "user", p: "diet", o: "eggetarian"}, {s: "Sneha", p: "diet", o: "vegan"}},
 		},
