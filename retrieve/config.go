@@ -174,6 +174,15 @@ type Config struct {
 	// (tune) and 0.682 → 0.698 (validate), LoCoMo and LongMemEval (--limit
 	// 10) unchanged.
 	CurrentRecency float64 `json:"current_recency"`
+	// EndingCue multiplies by 1 + EndingCue the turns that say something
+	// stopped (ending_cues.txt) and share a topic word with a query that
+	// asks whether it still holds ("Do I still play futsal?"); 0: off.
+	// At 0.3 relational pass@1 rose on the tuning sets (probe_e 0.783 →
+	// 0.817, probe_g 0.783 → 0.817, probe_f 0.700 = ; 0.6 gave the same
+	// sum) and on the unseen ones (probe_c 0.750 → 0.783, probe_h 0.700 →
+	// 0.717; probe_d, probe_i, probe_j unchanged); tune 0.944 and validate
+	// 0.984 unchanged.
+	EndingCue float64 `json:"ending_cue"`
 	// EndedShare gives the turn that ended or replaced a candidate fact
 	// (its source said at or after its end, or the source of the current
 	// fact of the same subject and predicate) this share of the ended
@@ -242,6 +251,7 @@ func DefaultConfig() Config {
 		SpeakerFocus:        0.5,
 		AssistantFactor:     0.5,
 		CurrentRecency:      0.4,
+		EndingCue:           0.3,
 		AnswerBoost:         0.5,
 		EndedShare:          1.0,
 		TurnEvidence:        0.25,

@@ -111,6 +111,9 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	if cfg.Signals.Graph && cfg.EndedShare > 0 {
 		applyEndedShare(c, f, at, cfg.EndedShare, a.Words)
 	}
+	if cfg.EndingCue > 0 && asksStill(a.Words) {
+		applyEndingCue(c, f, a.Terms, cfg.EndingCue)
+	}
 	if cfg.CurrentRecency > 0 && cfg.CurrentRecency <= 1 && asksCurrent(a.Words) {
 		applyRecency(c, f, cfg.CurrentRecency)
 	}

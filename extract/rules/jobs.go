@@ -76,7 +76,7 @@ const newJobAlt = `(?i:(?:start(?:ed|ing|s)?|began|begin(?:ning|s)?|got\s+hired|
 func splitJob(rest string) (title, org string) {
 	rest = strings.TrimRight(strings.TrimSpace(rest), ".!?…")
 	lower := strings.ToLower(rest)
-	for _, b := range []string{" so ", " and ", " but ", " because ", " who ", " which ", " in ", " now", " lol", " tbh", " btw", " today", " tonight", " tomorrow", " yesterday", " this ", " next ", " last ", " on ", " from ", " there", " here"} {
+	for _, b := range []string{" so ", " and ", " but ", " because ", " who ", " which ", " in ", " now", " lol", " tbh", " btw", " today", " tonight", " tomorrow", " yesterday", " this ", " next ", " last ", " on ", " from ", " there", " here", " he ", " she ", " they ", " i ", " we "} {
 		if i := strings.Index(lower, b); i >= 0 {
 			rest, lower = rest[:i], lower[:i]
 		}
