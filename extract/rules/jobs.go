@@ -2,6 +2,7 @@ package rules
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,6 +25,10 @@ var (
 	// "I switched to a fintech startup last month", "got a job at a law firm":
 	// a new employer said in lower case (lowerWorkplace).
 	mySwitchedToRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:have\s+|had\s+)?(?:just\s+|finally\s+|recently\s+|officially\s+)*(?:switched\s+(?:jobs?\s+)?to|changed\s+jobs?\s+to|started\s+working\s+at|got\s+a\s+(?:new\s+)?job\s+at))\s+((?i:a|an|the)\s+[^,;.!?()]+)`)
+	// "I retired last spring after thirty-one years as professor of marine
+	// biology at the University of Tromsø": a title (and employer) that
+	// ended.
+	myRetiredAsRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:have\s+|had\s+|just\s+|finally\s+|recently\s+)*(?:retired|stepped\s+down)\b[^.;!?]*?\bas\s+(?:a\s+|an\s+|the\s+)?)([^,;!?()]+)`)
 	// "I work at Shopify as a backend engineer": the title (works_at comes
 	// from the first-person patterns)
 	myWorkAsRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:still\s+|now\s+|currently\s+)?(?:am\s+)?work(?:s|ing)?\s+(?:at|for)\s+)[^,;!?()]+?(?i:\s+as\s+(?:a|an)\s+)([^,;!?()]+)`)
@@ -116,10 +121,14 @@ func introJob(clause string) (title, org string, ok bool) {
 func jobTitle(t string) string {
 	t = strings.TrimSpace(t)
 	words := strings.Fields(strings.ToLower(t))
-	if len(words) == 0 || len(words) > 5 {
+	if len(words) == 0 || len(words) > 6 {
 		return ""
 	}
-	if !isOccupation(words[len(words)-1]) {
+	// "professor of marine biology": the occupation comes before "of".
+	if i := slices.Index(words, "of"); i > 0 && i < len(words)-1 && len(words) <= 6 && isOccupation(words[i-1]) {
+		return t
+	}
+	if len(words) > 5 || !isOccupation(words[len(words)-1]) {
 		return ""
 	}
 	return t
@@ -256,6 +265,16 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 				Subject: s, SubjectType: sType, Predicate: "works_at", Object: place,
 				Text: factText("%s works as %s at the %s", s, withArticle(title), place), ValidAt: timePtr(ref), Confidence: 0.7,
 			})
+		}
+	}
+	if m := myRetiredAsRe.FindStringSubmatch(clause); own && m != nil {
+		if title, org := splitJob(m[1]); jobTitle(title) != "" {
+			f := ended(subject, subjectType, "works_as", "works as", strings.ToLower(title), false, "", ref)
+			f.Text = c.said
+			out = append(out, f)
+			if org = orgName(org); org != "" && startsUpper(org) {
+				out = append(out, ended(subject, subjectType, "works_at", "works at", c.entity(c.fullName(org), "organization"), true, "organization", ref))
+			}
 		}
 	}
 	if m := mySwitchedToRe.FindStringSubmatch(clause); own && m != nil {

@@ -100,6 +100,12 @@ func TestJobsAndMoves(t *testing.T) {
 			never: []triple{{s: "user", p: "works_at", o: "gym"}, {s: "user", p: "works_at", o: "moment"}},
 		},
 		{
+			name: "a post accepted, a move settled, a retirement", text: "big news. I accepted the post at Hospital General de Alicante and we signed for a flat || hiii. settled in Alicante finally, the flat still smells like paint || I retired last spring after thirty-one years as professor of marine biology at the University of Tromsø.",
+			want: []triple{{s: "user", p: "works_at", o: "Hospital General de Alicante"}, {s: "user", p: "lives_in", o: "Alicante"},
+				{s: "user", p: "works_as", o: "professor of marine biology", ended: true}, {s: "user", p: "works_at", o: "University of Tromsø", ended: true}},
+			never: []triple{{s: "user", p: "lives_in", o: "Alicante finally"}},
+		},
+		{
 			name: "a diet from the list", text: "I'm eggetarian (no meat or fish, eggs are fine). My roommate Sneha is vegan.",
 			want: []triple{{s: "user", p: "diet", o: "eggetarian"}, {s: "Sneha", p: "diet", o: "vegan"}},
 		},

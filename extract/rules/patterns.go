@@ -47,11 +47,13 @@ var statements = []statement{
 	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+(\d{1,3})\s+years?\s+old`), predicate: "age", verb: "is years old:", confidence: 0.9},
 	{re: regexp.MustCompile(subj + `(?:live|living|lives)\s+in\s+(.+)`), predicate: "lives_in", verb: "lives in", objectType: "place", confidence: 0.85},
 	{re: regexp.MustCompile(subj + `(?:moved|moving|relocated|relocating)\s+(?:back\s+)?to\s+(.+)`), predicate: "lives_in", verb: "moved to", objectType: "place", event: true, confidence: 0.8},
+	// "Settled in Alicante finally": a move that is done.
+	{re: regexp.MustCompile(subj + `(?:settled|settling)\s+(?:in|into)\s+(?-i:(\p{Lu}.+))`), predicate: "lives_in", verb: "moved to", objectType: "place", event: true, confidence: 0.75},
 	// "I have shifted to Pune" (Indian English); a capital, since "shifted
 	// to Thursdays" or "to remote work" is no move.
 	{re: regexp.MustCompile(subj + `(?:shifted|shifting)\s+(?:back\s+)?to\s+(?-i:(\p{Lu}.+))`), predicate: "lives_in", verb: "moved to", objectType: "place", event: true, confidence: 0.75},
 	{re: regexp.MustCompile(subj + `(?:work|working|works)\s+(?:(?:part|full)[- ]time\s+|remotely\s+)?(?:at|for)\s+(.+)`), predicate: "works_at", verb: "works at", objectType: "organization", confidence: 0.85},
-	{re: regexp.MustCompile(subj + `(?:got|started|landed|accepted|took|start|starting)\s+(?:a\s+|my\s+|the\s+)?(?:new\s+)?(?:(?:part|full)[- ]time\s+|summer\s+|weekend\s+)?(?:job|position|role|internship)\s+(?:at|with)\s+(.+)`), predicate: "works_at", verb: "started a job at", objectType: "organization", event: true, confidence: 0.8},
+	{re: regexp.MustCompile(subj + `(?:got|started|landed|accepted|took|start|starting)\s+(?:a\s+|my\s+|the\s+)?(?:new\s+)?(?:(?:part|full)[- ]time\s+|summer\s+|weekend\s+)?(?:job|position|post|role|offer|internship)\s+(?:at|with)\s+(.+)`), predicate: "works_at", verb: "started a job at", objectType: "organization", event: true, confidence: 0.8},
 	{re: regexp.MustCompile(subj + `(?:am\s+|are\s+)?(?:start|starting|started|begin|beginning|began)\s+(?:work(?:ing)?\s+|(?:a|my)\s+new\s+job\s+)?(?:at|with)\s+(\p{Lu}.+)`), predicate: "works_at", verb: "works at", objectType: "organization", event: true, confidence: 0.8},
 	{re: regexp.MustCompile(subj + `(?:work|working)\s+as\s+(?:a\s+|an\s+)?(.+)`), predicate: "works_as", verb: "works as", confidence: 0.85},
 	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+(?:now\s+)?(?:married|engaged)\s+to\s+(.+)`), predicate: "married_to", verb: "is married to", objectType: "person", confidence: 0.85},

@@ -603,6 +603,11 @@ func (c *collector) statements(subject, subjectType, sentence string, spans []te
 			// "shifted to Pune to stay with my son": the place ends
 			// before a purpose; "to Thursdays" is no place.
 			object, _, _ = strings.Cut(object, " to ")
+			// "Alicante finally": a home said with capitals ends with them
+			// ("went to LGBTQ support group" keeps its words).
+			if predicate == "lives_in" {
+				object = capitalRun(object)
+			}
 			if isTemporalWord(strings.TrimSuffix(lore.NormalizeName(object), "s")) {
 				continue
 			}
