@@ -363,11 +363,6 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 			for _, f := range c.relations(subject, speakerType, expandContractions(s), ref) {
 				add(f)
 			}
-			// "my mom comes from rosario every month to help, maybe those
-			// days?"
-			for _, f := range c.unnamedFacts(subject, speakerType, expandContractions(s), ref) {
-				add(f)
-			}
 			// "I code in Vim all day and my wrists hurt, any tips?": the
 			// statement before the question stays.
 			if s = statementBeforeQuestion(s); s == "" {
