@@ -370,6 +370,10 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 	}
 	if m := notAnymoreRe.FindStringSubmatch(clause); m != nil {
 		obj := cleanEnd(m[1])
+		if org, ok := strings.CutPrefix(strings.TrimSpace(m[1]), "at "); ok && startsUpper(org) {
+			// "I'm not at Shopify anymore": the employer ended.
+			return append(out, c.endEmployer(subject, subjectType, cleanEnd(org), ref)...)
+		}
 		if place, ok := strings.CutPrefix(strings.TrimSpace(m[1]), "in "); ok && startsUpper(place) {
 			place = cleanEnd(place)
 			// "I'm not in Hamburg anymore": no longer lives there.

@@ -12,7 +12,7 @@ import (
 var (
 	// "I'm a backend dev at Hollis Analytics", "I'm now a senior data
 	// analyst", "I'm 64, a signal technician at Transnet"
-	myJobRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m)\s+(?:\d{1,3}(?:\s+years?\s+old)?,\s+)?(?:now\s+|currently\s+|still\s+|also\s+)?(?:a|an)\s+)([^,;!?()]+)`)
+	myJobRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m|i\s+have\s+been|i've\s+been)\s+(?:\d{1,3}(?:\s+years?\s+old)?,\s+)?(?:now\s+|currently\s+|still\s+|also\s+)?(?:a|an)\s+)([^,;!?()]+)`)
 	// "I am chef in hotel restaurant", "she is dental hygienist": a title
 	// said without an article, read only when it is a bare occupation
 	// (bareTitle).
@@ -81,7 +81,7 @@ const newJobAlt = `(?i:(?:start(?:ed|ing|s)?|began|begin(?:ning|s)?|got\s+hired|
 func splitJob(rest string) (title, org string) {
 	rest = strings.TrimRight(strings.TrimSpace(rest), ".!?…")
 	lower := strings.ToLower(rest)
-	for _, b := range []string{" so ", " and ", " but ", " because ", " who ", " which ", " in ", " now", " lol", " tbh", " btw", " today", " tonight", " tomorrow", " yesterday", " this ", " next ", " last ", " on ", " from ", " there", " here", " he ", " she ", " they ", " i ", " we "} {
+	for _, b := range []string{" so ", " and ", " but ", " because ", " who ", " which ", " in ", " now", " lol", " tbh", " btw", " today", " tonight", " tomorrow", " yesterday", " this ", " next ", " last ", " on ", " from ", " there", " here", " he ", " she ", " they ", " i ", " we ", " these days", " nowadays", " at the moment", " right now", " since "} {
 		if i := strings.Index(lower, b); i >= 0 {
 			rest, lower = rest[:i], lower[:i]
 		}

@@ -106,6 +106,12 @@ func TestJobsAndMoves(t *testing.T) {
 			never: []triple{{s: "user", p: "lives_in", o: "Alicante finally"}},
 		},
 		{
+			name: "everyday phrasings", text: "I've been a nurse for ten years. || I'm working as a paralegal these days. || I got a golden retriever puppy named Maple. || My boss is called Linda. || I'm a data analyst at Shopify. || I'm not at Shopify anymore, I'm at Stripe now.",
+			want: []triple{{s: "user", p: "works_as", o: "nurse"}, {s: "user", p: "works_as", o: "paralegal"}, {s: "user", p: "has_puppy", o: "Maple"},
+				{s: "user", p: "has_boss", o: "Linda"}, {s: "user", p: "works_at", o: "Shopify", ended: true}, {s: "user", p: "works_at", o: "Stripe"}},
+			never: []triple{{s: "user", p: "is", o: "Shopify"}},
+		},
+		{
 			name: "a diet from the list", text: "I'm eggetarian (no meat or fish, eggs are fine). My roommate Sneha is vegan.",
 			want: []triple{{s: "user", p: "diet", o: "eggetarian"}, {s: "Sneha", p: "diet", o: "vegan"}},
 		},

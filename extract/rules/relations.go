@@ -24,8 +24,11 @@ var (
 		return strings.Join(quoted, "|")
 	}()
 	// "my sister Emma", "my sister, Emma", "my dog named Rex", "my sister's name is Emma"
-	myRoleRe = regexp.MustCompile(`(?i:\b(my|our)\s+` + roleAdj + `(` + roleAlt + `)(?:'s name is|’s name is|,|\s+(?:is\s+)?named|\s+called|\s+is)?)\s+` + nameRe + `\b`)
+	myRoleRe = regexp.MustCompile(`(?i:\b(my|our)\s+` + roleAdj + `(` + roleAlt + `)(?:'s name is|’s name is|,|\s+(?:is\s+)?named|\s+(?:is\s+)?called|\s+is)?)\s+` + nameRe + `\b`)
 	// "a puppy named Biscuit", "his daughter called Lily"
+	// "a golden retriever puppy named Maple": a pet with words before its
+	// kind.
+	namedPetRe  = regexp.MustCompile(`(?i:\b(a|an|the|my|our)\s+(?:[\p{L}-]+\s+){1,3}?(` + petAlt + `)\s+(?:named|called))\s+` + nameRe + `\b`)
 	namedRoleRe = regexp.MustCompile(`(?i:\b(a|an|the|my|our|his|her|their)\s+` + roleAdj + `(` + roleAlt + `)\s+(?:named|called))\s+` + nameRe + `\b`)
 	// A role said bare at the start of a sentence or list item, as in
 	// notes: "Wife Abena is a pharmacist", "- wife Meera is a cardiologist".
@@ -143,7 +146,8 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 		owner := c.entity(dropOpener(m[1]), "person")
 		add(c.relationFact(owner, "person", m[2], m[3], ref))
 	}
-	for _, m := range namedRoleRe.FindAllStringSubmatchIndex(sentence, -1) {
+	named := append(namedRoleRe.FindAllStringSubmatchIndex(sentence, -1), namedPetRe.FindAllStringSubmatchIndex(sentence, -1)...)
+	for _, m := range named {
 		det := strings.ToLower(sentence[m[2]:m[3]])
 		role, name := sentence[m[4]:m[5]], sentence[m[6]:m[7]]
 		switch det {
