@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	_ "embed"
+	"slices"
 	"strings"
 
 	"github.com/lore-memory/lore"
@@ -15,15 +16,16 @@ const SignalEndingCue = "ending_cue"
 //go:embed ending_cues.txt
 var endingCueData string
 
-// endingCues are ending_cues.txt's phrases, as word lists.
-var endingCues = func() [][]string {
-	var out [][]string
-	for _, line := range strings.Split(endingCueData, "\n") {
+// endingCues are ending_cues.txt's phrases as word lists, by first word.
+var endingCues = func() map[string][][]string {
+	out := map[string][][]string{}
+	for line := range strings.Lines(endingCueData) {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		out = append(out, strings.Fields(strings.ToLower(line)))
+		ws := strings.Fields(strings.ToLower(line))
+		out[ws[0]] = append(out[ws[0]], ws)
 	}
 	return out
 }()
@@ -44,22 +46,11 @@ func asksStill(ws []string) bool {
 	return false
 }
 
-// saysEnding reports whether text holds an ending phrase as whole words.
-func saysEnding(text string) bool {
-	ws := words(text)
-	for i := range ws {
-		for _, cue := range endingCues {
-			if i+len(cue) > len(ws) {
-				continue
-			}
-			match := true
-			for j, c := range cue {
-				if ws[i+j] != c {
-					match = false
-					break
-				}
-			}
-			if match {
+// saysEnding reports whether a text's words hold an ending phrase.
+func saysEnding(ws []string) bool {
+	for i, w := range ws {
+		for _, cue := range endingCues[w] {
+			if i+len(cue) <= len(ws) && slices.Equal(ws[i:i+len(cue)], cue) {
 				return true
 			}
 		}
@@ -84,17 +75,11 @@ func applyEndingCue(c *candidateSet, f fused, topic []string, weight float64) {
 			continue
 		}
 		ep := c.episodes[id]
-		if ep == nil || !saysEnding(ep.Content) {
+		if ep == nil {
 			continue
 		}
-		shared := false
-		for w := range stemSet(ep.Content) {
-			if want[w] {
-				shared = true
-				break
-			}
-		}
-		if !shared {
+		ws := words(ep.Content)
+		if !saysEnding(ws) || !slices.ContainsFunc(ws, func(w string) bool { return !isStopword(w) && want[stem(w)] }) {
 			continue
 		}
 		f.Scores[id] *= 1 + weight

@@ -54,7 +54,7 @@ func (c *collector) corrections(subject, subjectType, sentence string, ref time.
 			return
 		}
 		role = canonicalRole(role)
-		pred := "has_" + strings.NewReplacer(" ", "_", "-", "_").Replace(role)
+		pred := rolePredicate(role)
 		if old, ok := c.prior(subject, pred, name); ok {
 			f := ended(subject, subjectType, pred, "has "+role, old, true, "person", ref)
 			f.Text = factText("%s is not %s %s", old, possessive(subject), role)

@@ -381,8 +381,7 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 			return append(out, ended(subject, subjectType, "lives_in", "lives in", place, true, "place", ref))
 		}
 		pred := "is"
-		switch strings.ToLower(obj) {
-		case "vegetarian", "vegan", "pescatarian", "gluten-free", "gluten free", "sober":
+		if diets[strings.ToLower(obj)] {
 			pred = "diet"
 		}
 		if obj != "" && !isPronoun(obj) {
@@ -447,7 +446,7 @@ func (c *collector) breakUp(subject, subjectType, name string, ref time.Time) []
 	name = c.entity(name, "person")
 	out := []lore.ExtractedFact{ended(subject, subjectType, "dates", "dates", name, true, "person", ref)}
 	for _, role := range partnerRoles {
-		if _, ok := c.prior(subject, "has_"+role, name); !ok {
+		if _, ok := c.prior(subject, rolePredicate(role), name); !ok {
 			continue
 		}
 		if f := c.relationFact(subject, subjectType, role, name, ref); f != nil {

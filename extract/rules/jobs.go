@@ -125,7 +125,7 @@ func jobTitle(t string) string {
 		return ""
 	}
 	// "professor of marine biology": the occupation comes before "of".
-	if i := slices.Index(words, "of"); i > 0 && i < len(words)-1 && len(words) <= 6 && isOccupation(words[i-1]) {
+	if i := slices.Index(words, "of"); i > 0 && i < len(words)-1 && isOccupation(words[i-1]) {
 		return t
 	}
 	if len(words) > 5 || !isOccupation(words[len(words)-1]) {
@@ -149,6 +149,15 @@ func beforeNumber(s string) string {
 		return s[:loc[0]]
 	}
 	return s
+}
+
+// ownMatch is re's match in a clause about the speaker, or nil: the
+// patterns of the speaker's own jobs run only on such clauses.
+func ownMatch(own bool, re *regexp.Regexp, clause string) []string {
+	if !own {
+		return nil
+	}
+	return re.FindStringSubmatch(clause)
 }
 
 // beforeBreak is an employer phrase up to the words that end it ("a fintech
@@ -176,7 +185,7 @@ func lowerWorkplace(org string) string {
 		return ""
 	}
 	for _, w := range words[1:] {
-		if !lowerWordRe.MatchString(w) || lowerWordRe.FindString(w) != w || danglingWords[w] {
+		if lowerWordRe.FindString(w) != w || danglingWords[w] {
 			return ""
 		}
 	}
@@ -267,7 +276,7 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 			})
 		}
 	}
-	if m := myRetiredAsRe.FindStringSubmatch(clause); own && m != nil {
+	if m := ownMatch(own, myRetiredAsRe, clause); m != nil {
 		if title, org := splitJob(m[1]); jobTitle(title) != "" {
 			f := ended(subject, subjectType, "works_as", "works as", strings.ToLower(title), false, "", ref)
 			f.Text = c.said
@@ -277,7 +286,7 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 			}
 		}
 	}
-	if m := mySwitchedToRe.FindStringSubmatch(clause); own && m != nil {
+	if m := ownMatch(own, mySwitchedToRe, clause); m != nil {
 		if place := lowerWorkplace(beforeBreak(m[1])); place != "" {
 			out = append(out, lore.ExtractedFact{
 				Subject: subject, SubjectType: subjectType, Predicate: "works_at", Object: place,

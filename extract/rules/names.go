@@ -32,11 +32,6 @@ func nameLike(w string) bool {
 		!isTemporalWord(strings.TrimSuffix(w, "s")) && !slices.Contains(roleWords, w) && !strings.Contains(w, "--")
 }
 
-func capitalized(w string) string {
-	r, n := utf8.DecodeRuneInString(w)
-	return string(unicode.ToUpper(r)) + w[n:]
-}
-
 // capitalizeNames returns s with its lower-case names capitalized. The
 // names found after a role word or a preposition are remembered for the
 // rest of the batch ("emeka stayed in the old place").
@@ -48,7 +43,7 @@ func (c *collector) capitalizeNames(s string) string {
 		if !c.lowerNames[lower] && !c.knownName(lower) || englishWords[lower+"s"] {
 			return m
 		}
-		return capitalized(owner) + "'s" + m[sub[3]+1:]
+		return capitalize(owner) + "'s" + m[sub[3]+1:]
 	})
 	for _, re := range []*regexp.Regexp{lowerRoleNameRe, lowerPlaceRe} {
 		for _, m := range re.FindAllStringSubmatch(s, -1) {
@@ -59,7 +54,7 @@ func (c *collector) capitalizeNames(s string) string {
 	}
 	return replaceWords(s, func(w string) string {
 		if c.lowerNames[w] || (nameLike(w) && c.knownName(w)) {
-			return capitalized(w)
+			return capitalize(w)
 		}
 		return w
 	})

@@ -3,21 +3,42 @@ package rules
 import (
 	"testing"
 	"time"
-
-	"github.com/lore-memory/lore"
 )
+
+// extractCase is one extraction checked: the triples it must and must not
+// give, and fact texts it must hold.
+type extractCase struct {
+	name, text string
+	ents       []string // known people, among the request's candidates
+	want       []triple
+	never      []triple
+	texts      []string
+}
+
+func runExtractCases(t *testing.T, cases []extractCase) {
+	t.Helper()
+	at := time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC)
+	for _, tt := range cases {
+		t.Run(tt.name, func(t *testing.T) {
+			ex := extractMsgsWith(t, tt.text, at, nil, tt.ents)
+			checkTriples(t, ex, tt.want, tt.never)
+			for _, want := range tt.texts {
+				found := false
+				for _, f := range ex.Facts {
+					found = found || f.Text == want
+				}
+				if !found {
+					t.Errorf("no fact with text %q; got:%s", want, describe(ex))
+				}
+			}
+		})
+	}
+}
 
 // TestLowerCaseNames covers names texted in lower case, informal role
 // words and "shes".
 func TestLowerCaseNames(t *testing.T) {
-	at := time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC)
-	tests := []struct {
-		name, text string
-		cands      []*lore.Fact
-		ents       []string
-		want       []triple
-		never      []triple
-	}{
+	runExtractCases(t, []extractCase{
 		{
 			name: "after a role word", text: "i share the flat with my cousin emeka so we split it",
 			want: []triple{{s: "user", p: "has_cousin", o: "Emeka"}},
@@ -44,25 +65,14 @@ func TestLowerCaseNames(t *testing.T) {
 			ents: []string{"Tolu"},
 			want: []triple{{s: "Tolu", p: "lives_in", o: "Abuja"}},
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			x := extractMsgsWith(t, tt.text, at, tt.cands, tt.ents)
-			checkTriples(t, x, tt.want, tt.never)
-		})
-	}
+	})
 }
 
 // TestJobsAndMoves covers titles said without an article, employers joined
 // "as" a title, "last day at", "shifted to", diets from data/diets.txt and
 // the homes of people visited.
 func TestJobsAndMoves(t *testing.T) {
-	at := time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC)
-	tests := []struct {
-		name, text string
-		want       []triple
-		never      []triple
-	}{
+	runExtractCases(t, []extractCase{
 		{
 			name: "a title without an article", text: "I am chef in hotel restaurant in Umeda. || My wife Yui is happy. She is dental hygienist so she talks about teeth.",
 			want: []triple{{s: "user", p: "works_as", o: "chef"}, {s: "Yui", p: "works_as", o: "dental hygienist"}},
@@ -120,25 +130,14 @@ func TestJobsAndMoves(t *testing.T) {
 			want:  []triple{{s: "Katrin", p: "lives_in", o: "Munich"}},
 			never: []triple{{s: "Rome", p: "lives_in", o: "May"}},
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			checkTriples(t, extractMsgs(t, tt.text, at, nil), tt.want, tt.never)
-		})
-	}
+	})
 }
 
 // TestUnnamedAndPets covers people named by role alone, origins, pet
 // breeds, activities quit, lower-case possessor chains and titles before a
 // number.
 func TestUnnamedAndPets(t *testing.T) {
-	at := time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC)
-	tests := []struct {
-		name, text string
-		want       []triple
-		never      []triple
-		texts      []string
-	}{
+	runExtractCases(t, []extractCase{
 		{
 			name: "people named by role alone", text: "my mum lives in Enugu. || also sundays im at my dads in cardiff every other weekend || my boss is a former nurse and my brother is plumber there",
 			want: []triple{{s: "user", p: "has_mum", o: "user's mum"}, {s: "user's mum", p: "lives_in", o: "Enugu"},
@@ -188,20 +187,5 @@ func TestUnnamedAndPets(t *testing.T) {
 			name: "a bare title before a number", text: "i am electrician 30 years, one man firm in tricity",
 			want: []triple{{s: "user", p: "works_as", o: "electrician"}},
 		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			ex := extractMsgs(t, tt.text, at, nil)
-			checkTriples(t, ex, tt.want, tt.never)
-			for _, want := range tt.texts {
-				found := false
-				for _, f := range ex.Facts {
-					found = found || f.Text == want
-				}
-				if !found {
-					t.Errorf("no fact with text %q; got:%s", want, describe(ex))
-				}
-			}
-		})
-	}
+	})
 }

@@ -1,10 +1,6 @@
 package rules
 
-import (
-	"regexp"
-	"sort"
-	"strings"
-)
+import "regexp"
 
 // statement is one first-person or third-person sentence shape and the fact
 // it states. The object is capture group 1 unless noted.
@@ -30,16 +26,13 @@ const (
 	subj = `(?i)\b(?:i|we)\s+(?:(?:have|had|has)\s+)?(?:just\s+|recently\s+|finally\s+|also\s+|really\s+|actually\s+|currently\s+|now\s+|still\s+|already\s+|usually\s+|often\s+|always\s+|even\s+|been\s+|only\s+|mostly\s+|mainly\s+)*`
 )
 
-// dietAlt is a diet or condition said with "is", of the speaker or of a
-// named person (relations.go), from data/diets.txt.
-var dietAlt = func() string {
-	list := readList("diets.txt")
-	sort.SliceStable(list, func(i, j int) bool { return len(list[i]) > len(list[j]) })
-	for i, d := range list {
-		list[i] = regexp.QuoteMeta(d)
-	}
-	return "(" + strings.Join(list, "|") + ")"
-}()
+// diets are data/diets.txt; dietAlt is one of them said with "is", of the
+// speaker or of a named person (relations.go), or no longer ("I'm not vegan
+// anymore", endings.go).
+var (
+	diets   = listSet(readList("diets.txt"))
+	dietAlt = "(" + alternation(diets) + ")"
+)
 
 // statements are tried in order on each sentence; the more specific come first.
 var statements = []statement{

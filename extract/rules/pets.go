@@ -88,7 +88,7 @@ func (c *collector) petLoss(subject, subjectType, sentence string, ref time.Time
 			continue
 		}
 		for role := range petRoles {
-			name, ok := c.prior(subject, "has_"+role, m[1])
+			name, ok := c.prior(subject, rolePredicate(role), m[1])
 			if !ok || !strings.EqualFold(name, m[1]) {
 				continue
 			}
@@ -126,15 +126,12 @@ var (
 // breedOf returns the pet role of a breed phrase ("black lab" → dog).
 func breedOf(phrase string) string {
 	words := strings.Fields(strings.ToLower(phrase))
+	if n := len(words); n > 1 && (words[n-1] == "mix" || words[n-1] == "cross" || words[n-1] == "x") {
+		words = words[:n-1] // "kelpie x", "beagle mix"
+	}
 	for i := range words {
 		if r, ok := breeds[strings.Join(words[i:], " ")]; ok {
 			return r
-		}
-		last := words[len(words)-1]
-		if last == "mix" || last == "cross" || last == "x" {
-			if r, ok := breeds[strings.Join(words[i:len(words)-1], " ")]; ok {
-				return r
-			}
 		}
 	}
 	return ""
@@ -157,7 +154,7 @@ func (c *collector) breedFacts(subject, subjectType, sentence string, ref time.T
 		}
 		det = strings.ToLower(det)
 		breed = strings.ToLower(breed)
-		if owned, ok := c.prior(subject, "has_"+role, name); ok || det == "my" || det == "our" {
+		if owned, ok := c.prior(subject, rolePredicate(role), name); ok || det == "my" || det == "our" {
 			// The relation's text names the breed: "Duke is user's dog, a
 			// black lab" answers "What kind of dog is Duke?".
 			if f := c.relationFact(subject, subjectType, role, name, ref); f != nil && (!ok || strings.EqualFold(owned, f.Object)) {

@@ -11,8 +11,10 @@ import (
 // Names are matched case-sensitively (a capital, then letters), so "and" or
 // "the" never pass for one; role words and their articles ignore case.
 const (
-	nameRe  = `((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?)`
-	roleAdj = `(?:(?:older|younger|little|big|baby|new|oldest|youngest|eldest|late|twin|sweet|lovely|dear|old|first|second)\s+)?`
+	nameRe = `((?:(?:Mr|Mrs|Ms|Dr|Prof)\.?\s+)?\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?)`
+	// placeAlt is a place said with capitals: "Cardiff", "Porto Alegre".
+	placeAlt = `(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)`
+	roleAdj  = `(?:(?:older|younger|little|big|baby|new|oldest|youngest|eldest|late|twin|sweet|lovely|dear|old|first|second)\s+)?`
 )
 
 var (
@@ -42,11 +44,11 @@ var (
 	// The subject that opens a clause: "I", "we", "my brother Jake", "Jake".
 	clauseSubjectRe = regexp.MustCompile(`^(?:(?i:(i|we)\b)|(?i:my|our)\s+` + roleAdj + `(?i:` + roleAlt + `)\s+` + nameRe + `|` + nameRe + `)`)
 	// third-person relations between names: "Emma lives in Boston".
-	thirdLivesRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:lives|lived|moved|is living|has moved)\s+(?:back\s+)?(?:in|to)\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)`)
+	thirdLivesRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:lives|lived|moved|is living|has moved)\s+(?:back\s+)?(?:in|to)\s+` + placeAlt)
 	// "Kenji is visiting us from Sapporo", "Chioma is flying in from
 	// Accra", "Tomás calls me from Córdoba": where a visitor or a caller
 	// is from is where they live.
-	thirdFromRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:(?:is|was|'s|’s)\s+(?:visiting|coming|flying\s+in|driving\s+(?:up|down|over))|calls|called|rings|writes|video\s+calls)\s+(?:(?:us|me|here)\s+)?from\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)`)
+	thirdFromRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:(?:is|was|'s|’s)\s+(?:visiting|coming|flying\s+in|driving\s+(?:up|down|over))|calls|called|rings|writes|video\s+calls)\s+(?:(?:us|me|here)\s+)?from\s+` + placeAlt)
 	// "Mr. Hadley is diabetic", "Priya is vegan", "Sam is allergic to
 	// peanuts": a named person's diet or allergy, as the first-person
 	// patterns read the speaker's.
@@ -54,10 +56,10 @@ var (
 	thirdAllergyRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:is|'s|’s)\s+(?:also\s+|severely\s+|very\s+)?allergic\s+to\s+([\p{L} -]+?)(?:[,.;!?]|\s+(?:and|so|but)\s|$)`)
 	// "Otieno's brother Ochieng in Kisumu", "my cousin Jake from Leeds":
 	// a person named by role with the place they are in.
-	roleInPlaceRe = regexp.MustCompile(`(?i:\b(?:` + roleAlt + `)),?\s+` + nameRe + `,?\s+(?:in|from)\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)`)
+	roleInPlaceRe = regexp.MustCompile(`(?i:\b(?:` + roleAlt + `)),?\s+` + nameRe + `,?\s+(?:in|from)\s+` + placeAlt)
 	// "we visit Katrin in Munich", "staying with Priya in Leeds": where a
 	// person the speaker knows is visited is where they live.
-	visitInRe = regexp.MustCompile(`(?i:\b(?:visit(?:s|ed|ing)?|(?:stay(?:s|ed|ing)?|live(?:d)?)\s+with|see(?:ing)?)\s+)` + nameRe + `\s+in\s+(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)`)
+	visitInRe = regexp.MustCompile(`(?i:\b(?:visit(?:s|ed|ing)?|(?:stay(?:s|ed|ing)?|live(?:d)?)\s+with|see(?:ing)?)\s+)` + nameRe + `\s+in\s+` + placeAlt)
 	// "Zosia comes home with boyfriend Bartek": a bare role after "with" is
 	// the clause subject's.
 	withRoleRe   = regexp.MustCompile(`\b` + nameRe + `\s+(?:\p{Ll}+\s+){1,4}?with\s+(?i:(?:her|his|their)\s+)?(?i:` + roleAdj + `(` + roleAlt + `))\s+` + nameRe + `\b`)
@@ -91,7 +93,7 @@ func (c *collector) relationFact(possessor, possessorType, role, name string, re
 	name = c.entity(name, typ)
 	return &lore.ExtractedFact{
 		Subject: possessor, SubjectType: possessorType,
-		Predicate: "has_" + strings.NewReplacer(" ", "_", "-", "_").Replace(role),
+		Predicate: rolePredicate(role),
 		Object:    name, ObjectIsEntity: true, ObjectType: typ,
 		Text:       factText("%s is %s %s", name, possessive(possessor), role),
 		ValidAt:    timePtr(ref),

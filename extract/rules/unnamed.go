@@ -15,9 +15,6 @@ import (
 // "Where does my dad live?" reaches them through the graph.
 var myRoleSubj = `(?i:\b(?:my|our)\s+` + roleAdj + `(` + roleAlt + `))`
 
-// placeAlt is a place said with capitals: "Cardiff", "Porto Alegre".
-const placeAlt = `(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*)`
-
 var (
 	myRoleLivesRe = regexp.MustCompile(myRoleSubj + `\s+(?i:lives|lived|has\s+moved|moved|is\s+living|is|'s|’s)\s+(?i:(?:back|still|now|up|down|over|out)\s+)*(?i:in|to)\s+` + placeAlt)
 	// "I'm at my dad's in Cardiff every other weekend", "staying at my
@@ -36,7 +33,7 @@ func (c *collector) roleHolder(possessor, possessorType, role string, ref time.T
 	if petRoles[role] {
 		return "", nil
 	}
-	pred := "has_" + strings.NewReplacer(" ", "_", "-", "_").Replace(role)
+	pred := rolePredicate(role)
 	if held, ok := c.prior(possessor, pred, ""); ok {
 		return held, nil
 	}

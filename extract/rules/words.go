@@ -100,6 +100,11 @@ func readRoles() ([]string, map[string]bool, map[string]string) {
 	return roles, pets, aliases
 }
 
+// rolePredicate is the predicate of a role: "guinea pig" → has_guinea_pig.
+func rolePredicate(role string) string {
+	return "has_" + strings.NewReplacer(" ", "_", "-", "_").Replace(role)
+}
+
 // canonicalRole is the role a role word names, lower case: "Hubby" →
 // "husband".
 func canonicalRole(word string) string {

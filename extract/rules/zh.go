@@ -465,7 +465,7 @@ func (c *collector) zhRelation(possessor zhWho, word, name string, ref time.Time
 	name = c.entity(name, typ)
 	return lore.ExtractedFact{
 		Subject: possessor.entity, SubjectType: possessor.typ,
-		Predicate: "has_" + strings.NewReplacer(" ", "_", "-", "_").Replace(r.role),
+		Predicate: rolePredicate(r.role),
 		Object:    name, ObjectIsEntity: true, ObjectType: typ,
 		Text:       name + "是" + possessor.label + "的" + word,
 		ValidAt:    timePtr(ref),
