@@ -189,6 +189,18 @@ type Config struct {
 	// 0.717; probe_d, probe_i, probe_j unchanged); tune 0.944 and validate
 	// 0.984 unchanged.
 	EndingCue float64 `json:"ending_cue"`
+	// CorrectionCue multiplies by 1 + CorrectionCue the turns that
+	// correct a value (correction_cues.txt, "no, …", "X not Y") and share
+	// a topic word with the query; 0: off. At 0.3 (session 16) relational
+	// pass@1 rose on the tuning sets (probe_e 0.833 → 0.850, probe_f
+	// 0.767 → 0.783, probe_g 0.800 → 0.833; probe_a, probe_b, own halves
+	// unchanged) and on the unseen ones by two questions (probe_c 0.783
+	// → 0.800, probe_j 0.650 → 0.683, probe_d 0.700 → 0.683, probe_h
+	// and probe_i unchanged); LoCoMo recall unchanged on both halves
+	// (tune nDCG@10 0.670 → 0.669), LongMemEval unchanged (validate
+	// nDCG@10 0.849 → 0.851). 0.5 gave one more tuning question and
+	// lost one on probe_a.
+	CorrectionCue float64 `json:"correction_cue"`
 	// EndedShare gives the turn that ended or replaced a candidate fact
 	// (its source said at or after its end, or the source of the current
 	// fact of the same subject and predicate) this share of the ended
@@ -258,6 +270,7 @@ func DefaultConfig() Config {
 		AssistantFactor:     0.5,
 		CurrentRecency:      0.6,
 		EndingCue:           0.3,
+		CorrectionCue:       0.3,
 		AnswerBoost:         0.5,
 		EndedShare:          1.0,
 		TurnEvidence:        0.25,

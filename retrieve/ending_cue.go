@@ -3,7 +3,6 @@ package retrieve
 import (
 	_ "embed"
 	"slices"
-	"strings"
 
 	"github.com/lore-memory/lore"
 )
@@ -17,18 +16,7 @@ const SignalEndingCue = "ending_cue"
 var endingCueData string
 
 // endingCues are ending_cues.txt's phrases as word lists, by first word.
-var endingCues = func() map[string][][]string {
-	out := map[string][][]string{}
-	for line := range strings.Lines(endingCueData) {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		ws := strings.Fields(strings.ToLower(line))
-		out[ws[0]] = append(out[ws[0]], ws)
-	}
-	return out
-}()
+var endingCues = phrasesByFirstWord(endingCueData)
 
 // asksStill reports whether a query asks if something still holds ("Do I
 // still play futsal?", "Am I vegetarian anymore?").
@@ -47,22 +35,20 @@ func asksStill(ws []string) bool {
 }
 
 // saysEnding reports whether a text's words hold an ending phrase.
-func saysEnding(ws []string) bool {
-	for i, w := range ws {
-		for _, cue := range endingCues[w] {
-			if i+len(cue) <= len(ws) && slices.Equal(ws[i:i+len(cue)], cue) {
-				return true
-			}
-		}
-	}
-	return false
-}
+func saysEnding(ws []string) bool { return holdsPhrase(ws, endingCues) }
 
 // applyEndingCue multiplies by 1 + weight the score of each candidate turn
 // that shares a topic word with the query and says something ended: "I quit
 // futsal" answers "Do I still play futsal?" better than the older turn
 // that says "I play futsal on Saturdays".
 func applyEndingCue(c *candidateSet, f fused, topic []string, weight float64) {
+	liftTopicTurns(c, f, topic, weight, saysEnding, SignalEndingCue)
+}
+
+// liftTopicTurns multiplies by 1 + weight the score of each candidate turn
+// whose words satisfy says and hold a topic word, and records the factor
+// under signal.
+func liftTopicTurns(c *candidateSet, f fused, topic []string, weight float64, says func([]string) bool, signal string) {
 	want := map[string]bool{}
 	for _, w := range topic {
 		want[stem(w)] = true
@@ -79,10 +65,10 @@ func applyEndingCue(c *candidateSet, f fused, topic []string, weight float64) {
 			continue
 		}
 		ws := words(ep.Content)
-		if !saysEnding(ws) || !slices.ContainsFunc(ws, func(w string) bool { return !isStopword(w) && want[stem(w)] }) {
+		if !says(ws) || !slices.ContainsFunc(ws, func(w string) bool { return !isStopword(w) && want[stem(w)] }) {
 			continue
 		}
 		f.Scores[id] *= 1 + weight
-		detail(f.Details, id)[SignalEndingCue] = 1 + weight
+		detail(f.Details, id)[signal] = 1 + weight
 	}
 }

@@ -114,6 +114,9 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	if cfg.EndingCue > 0 && asksStill(a.Words) {
 		applyEndingCue(c, f, a.Terms, cfg.EndingCue)
 	}
+	if cfg.CorrectionCue > 0 {
+		applyCorrectionCue(c, f, a.Terms, cfg.CorrectionCue)
+	}
 	if cfg.CurrentRecency > 0 && cfg.CurrentRecency <= 1 && asksCurrent(a.Words) {
 		applyRecency(c, f, cfg.CurrentRecency)
 	}
