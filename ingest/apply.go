@@ -433,8 +433,11 @@ func (r *batchRun) end(ctx context.Context, f *lore.Fact) error {
 	if err != nil {
 		return fmt.Errorf("ingest: find facts of %s %s: %w", f.Subject, f.Predicate, err)
 	}
-	key := f.ObjectKey()
-	twins = slices.DeleteFunc(twins, func(e *lore.Fact) bool { return e.ObjectKey() != key })
+	// The same value may be held as an entity or as a literal (one message
+	// made "ICU nurse at Haukeland" an entity, the ending names it as
+	// text): the name decides too.
+	key, name := f.ObjectKey(), lore.NormalizeName(f.Object)
+	twins = slices.DeleteFunc(twins, func(e *lore.Fact) bool { return e.ObjectKey() != key && lore.NormalizeName(e.Object) != name })
 	for _, e := range twins {
 		// A current twin that began after this ending is a later spell
 		// of the same fact (an older message imported late); it stays.

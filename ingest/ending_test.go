@@ -215,3 +215,31 @@ func TestSingleValuedTableAndOperatorPredicates(t *testing.T) {
 		})
 	}
 }
+
+// TestEndingClosesTheSameValueHeldAsAnEntity: a value stored as an entity
+// ("ICU nurse at Haukeland") is closed by an ending that names it as text,
+// and no second, closed fact is stored beside it.
+func TestEndingClosesTheSameValueHeldAsAnEntity(t *testing.T) {
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	t1 := t0.Add(150 * 24 * time.Hour)
+	s, st, _ := newTestService(t, oneFact("works_as", "ICU nurse at Haukeland", "Alice works as an ICU nurse at Haukeland", lore.Resolution{Kind: "new"}, nil))
+	addSync(t, s, "I work as an ICU nurse at Haukeland", t0)
+	literal := endedFact("works_as", "icu nurse at haukeland", "Alice works as ICU nurse at Haukeland", t1, lore.Resolution{Kind: "new"})
+	inner := literal.fn
+	literal.fn = func(ctx context.Context, req lore.ExtractRequest) (*lore.Extraction, error) {
+		ex, err := inner(ctx, req)
+		ex.Facts[0].ObjectIsEntity, ex.Facts[0].ObjectType = false, ""
+		return ex, err
+	}
+	s.Extractor = literal
+	res := addSync(t, s, "I left Haukeland after 24 years", t1)
+	if got, want := eventKinds(res.Events), []string{"INVALIDATE:Alice works as an ICU nurse at Haukeland"}; !slices.Equal(got, want) {
+		t.Fatalf("events=%q, want %q", got, want)
+	}
+	if got := currentObjects(t, st); len(got) != 0 {
+		t.Fatalf("current objects=%q, want none", got)
+	}
+	if n := len(factsByObject(t, st)["icu nurse at haukeland"]); n != 0 {
+		t.Fatalf("a second, closed fact was stored (%d)", n)
+	}
+}
