@@ -189,6 +189,26 @@ type Config struct {
 	// 0.717; probe_d, probe_i, probe_j unchanged); tune 0.944 and validate
 	// 0.984 unchanged.
 	EndingCue float64 `json:"ending_cue"`
+	// OtherSubject multiplies by OtherSubject the candidates a query about
+	// the user alone matches only where they speak of someone else (a
+	// fact of another subject, a turn whose topic words stand in clauses
+	// about others); 0: off. "About the user alone": first person, no
+	// role word, no name, nothing the relation stage resolved. With
+	// SelfNoExpansion (session 16), relational pass@1 on the tuning sets
+	// probe_g 0.833 → 0.867, probe_b 0.800 → 0.817, probe_k (new) 0.783
+	// → 0.817, own tune 0.944 → 0.958 (probe_a/e/f unchanged), own
+	// validate 0.984 → 0.968 (one asof question); on the unseen sets
+	// probe_c 0.800 → 0.817, probe_h 0.717 → 0.750, probe_i 0.700 →
+	// 0.733, probe_l (new) 0.750 → 0.783, probe_m (new) 0.683 → 0.700,
+	// probe_d and probe_j unchanged; LoCoMo and LongMemEval recall
+	// unchanged on both halves (LongMemEval validate nDCG@10 0.851 →
+	// 0.852). OtherSubject alone: tuning +3, unseen +3; 0.7 gave less.
+	OtherSubject float64 `json:"other_subject"`
+	// SelfNoExpansion drops the entity expansion signal (the user's
+	// people's names added to the query) for a query about the user
+	// alone, where it lifts turns about the user's people. Figures with
+	// OtherSubject above; alone it was not measured.
+	SelfNoExpansion bool `json:"self_no_expansion"`
 	// CorrectionCue multiplies by 1 + CorrectionCue the turns that
 	// correct a value (correction_cues.txt, "no, …", "X not Y") and share
 	// a topic word with the query; 0: off. At 0.3 (session 16) relational
@@ -271,6 +291,8 @@ func DefaultConfig() Config {
 		CurrentRecency:      0.6,
 		EndingCue:           0.3,
 		CorrectionCue:       0.3,
+		OtherSubject:        0.5,
+		SelfNoExpansion:     true,
 		AnswerBoost:         0.5,
 		EndedShare:          1.0,
 		TurnEvidence:        0.25,

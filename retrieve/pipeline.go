@@ -86,6 +86,13 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		return nil, err
 	}
 	c.signals = append(c.signals, personal...)
+	if cfg.SelfNoExpansion && c.self != nil {
+		for i := range c.signals {
+			if c.signals[i].Name == SignalExpansion {
+				c.signals[i].Weight = 0
+			}
+		}
+	}
 	var f fused
 	if cfg.Fusion == FusionRRF {
 		f = fuseRRF(c.signals, cfg.RRFK)
@@ -105,6 +112,9 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		}
 	}
 
+	if cfg.OtherSubject > 0 && cfg.OtherSubject < 1 && c.self != nil {
+		applyOtherSubject(c, f, a.Terms, c.self, cfg.OtherSubject)
+	}
 	if cfg.AnswerBoost > 0 {
 		applyAnswerBoost(c, f, cfg.AnswerBoost)
 	}
@@ -218,6 +228,7 @@ type candidateSet struct {
 	entities []*lore.Entity  // linked from the query, for the response
 	mentions *mentions       // the relation stage's, scored after hydration
 	answers  map[string]bool // facts stating the attribute asked of a resolved entity
+	self     *lore.Entity    // the user's entity when the query asks about the user alone
 }
 
 func (c *candidateSet) add(s signal, hits []lore.IndexHit) {
@@ -366,6 +377,7 @@ func (p *Pipeline) candidates(ctx context.Context, req Request, kinds []lore.Doc
 	if related.signal.Scores != nil {
 		c.mentions = related.mentions
 		c.answers = related.answers
+		c.self = related.self
 		for id, k := range related.kind {
 			c.kind[id] = k
 		}
@@ -397,6 +409,9 @@ func (p *Pipeline) relation(ctx context.Context, req Request, kinds []lore.DocKi
 		}
 	}
 	out := relationSignal(r, facts, self, a, kinds, p.Config.Weights.Relation, at)
+	if r.self != nil && len(r.entities) == 0 && len(r.used) == 0 && !slices.ContainsFunc(a.Words, isRoleWord) && !namesSomeone(req.Query) {
+		out.self = r.self
+	}
 	if !slices.Contains(kinds, lore.KindEpisode) {
 		return out, nil
 	}
@@ -469,6 +484,9 @@ type walkResult struct {
 	// mentions, for the relation stage, scores the candidate turns that
 	// name a resolved entity once they are loaded.
 	mentions *mentions
+	// self is the user's entity when the query asks about the user alone
+	// (relation stage only).
+	self *lore.Entity
 }
 
 // walk scores the facts around the linked entities. When episodes are
