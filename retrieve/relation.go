@@ -368,6 +368,7 @@ const relationBase = 0.3
 // date.
 func questionHints(ws []string) []string {
 	var out []string
+	aux := false // a do/does/did already seen: a later "do" is the main verb
 	for _, w := range ws {
 		switch w {
 		case "where":
@@ -375,10 +376,14 @@ func questionHints(ws []string) []string {
 		case "when":
 			out = append(out, "date", "birthday", "born", "_on", "since")
 		case "do":
-			// "What does my sister's husband do?" asks for a job.
-			if slices.Contains(ws, "what") {
+			// "What does my sister's husband do?" asks for a job; in "What
+			// instrument do I play?" "do" is only the auxiliary.
+			if aux && slices.Contains(ws, "what") {
 				out = append(out, "works", "job", "occupation", "profession")
 			}
+		}
+		if w == "do" || w == "does" || w == "did" {
+			aux = true
 		}
 	}
 	return out

@@ -137,3 +137,18 @@ func TestKnownRole(t *testing.T) {
 		}
 	}
 }
+
+// TestQuestionHintsDoAsMainVerb: "do" asks for a job only as the main verb
+// ("What does my sister do?"), not as the auxiliary of another verb.
+func TestQuestionHintsDoAsMainVerb(t *testing.T) {
+	for q, job := range map[string]bool{
+		"What does my sister's husband do?": true,
+		"What do I do for a living?":        true,
+		"What instrument do I play?":        false,
+		"What car do I drive now?":          false,
+	} {
+		if got := slices.Contains(questionHints(words(q)), "job"); got != job {
+			t.Errorf("questionHints(%q) asks for a job: %v, want %v", q, got, job)
+		}
+	}
+}
