@@ -253,6 +253,13 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 			Subject: s, SubjectType: sType, Predicate: "works_as", Object: strings.ToLower(title),
 			Text: factText("%s works as %s", s, withArticle(title)), ValidAt: timePtr(ref), Confidence: 0.8,
 		})
+		if field := studentField(title); field != "" {
+			// "a 2nd year geology student" studies geology.
+			out = append(out, lore.ExtractedFact{
+				Subject: s, SubjectType: sType, Predicate: "major", Object: field,
+				Text: factText("%s studies %s", s, field), ValidAt: timePtr(ref), Confidence: 0.75,
+			})
+		}
 		said := org
 		if org = orgName(org); org != "" && startsUpper(org) {
 			org = c.entity(c.fullName(org), "organization")
@@ -482,3 +489,31 @@ func cutRetired(title string) (string, bool) {
 	}
 	return title, false
 }
+
+// studentField returns the field of a student title ("2nd year geology
+// student" → "geology"), or "" when the title names none ("a PhD
+// student", "an exchange student").
+func studentField(title string) string {
+	ws := strings.Fields(strings.ToLower(title))
+	if len(ws) < 2 || ws[len(ws)-1] != "student" {
+		return ""
+	}
+	var field []string
+	for _, w := range ws[:len(ws)-1] {
+		if !studentQualifiers[strings.Trim(w, "-,")] {
+			field = append(field, w)
+		}
+	}
+	return strings.Join(field, " ")
+}
+
+// studentQualifiers are the words of a student title that say what kind of
+// student, not what they study.
+var studentQualifiers = map[string]bool{"a": true, "an": true, "the": true, "year": true, "yr": true, "first": true,
+	"second": true, "third": true, "fourth": true, "final": true, "last": true, "1st": true, "2nd": true, "3rd": true,
+	"4th": true, "first-year": true, "second-year": true, "third-year": true, "final-year": true, "freshman": true,
+	"sophomore": true, "junior": true, "senior": true, "grad": true, "graduate": true, "postgrad": true,
+	"postgraduate": true, "undergrad": true, "undergraduate": true, "phd": true, "doctoral": true, "masters": true,
+	"master's": true, "exchange": true, "international": true, "mature": true, "full-time": true, "part-time": true,
+	"full": true, "part": true, "time": true, "high": true, "school": true, "college": true, "university": true,
+	"uni": true, "student": true, "former": true, "ex": true, "current": true, "new": true}

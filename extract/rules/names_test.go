@@ -189,3 +189,19 @@ func TestUnnamedAndPets(t *testing.T) {
 		},
 	})
 }
+
+func TestStudentField(t *testing.T) {
+	for title, want := range map[string]string{
+		"2nd year geology student": "geology",
+		"nursing student":          "nursing",
+		"final-year law student":   "law",
+		"PhD student":              "",
+		"exchange student":         "",
+		"student":                  "",
+		"history teacher":          "",
+	} {
+		if got := studentField(title); got != want {
+			t.Errorf("studentField(%q) = %q, want %q", title, got, want)
+		}
+	}
+}
