@@ -31,10 +31,10 @@ var (
 	roleGender = readGender()
 	capWordRe  = regexp.MustCompile(`(?:(?:Mr|Mrs|Ms|Dr)\.?\s+)?\p{Lu}[\p{L}-]+`)
 	// "her name is Imogen", "his name's Theo"
-	pronounNameRe = regexp.MustCompile(`(?i:\b(her|his)\s+name(?:\s+is|'s|’s)\s+)` + nameRe + `\b`)
+	pronounNameRe = regexp.MustCompile(`(?i:\b(her|his)\s+name(?:\s+is|'s|’s)\s+)` + nameRe)
 	// "this guy Ravi", "a girl named Saoirse", "someone called Jo": a person
 	// introduced without a role.
-	introNameRe = regexp.MustCompile(`(?i:\b(?:this|that|a|some|one|an?\s+old)\s+(guy|man|boy|dude|bloke|lad|girl|woman|lady|gal|person)|\bsomeone)(?i:\s+(?:named|called))?\s+` + nameRe + `\b`)
+	introNameRe = regexp.MustCompile(`(?i:\b(?:this|that|a|some|one|an?\s+old)\s+(guy|man|boy|dude|bloke|lad|girl|woman|lady|gal|person)|\bsomeone)(?i:\s+(?:named|called))?\s+` + nameRe)
 	// "my mom" with no name after it.
 	myBareRoleRe = regexp.MustCompile(`(?i:\b(my|our)\s+` + roleAdj + `(` + roleAlt + `))\b`)
 	// A subject pronoun opening a clause: sentence start, after a comma

@@ -15,7 +15,7 @@ var (
 	notInsteadRe = regexp.MustCompile(`(\p{Lu}[\p{L}-]*(?:\s+\p{Lu}[\p{L}-]*)*)\s*(?:,|—|–|-)\s*(?i:not)\s+(?:(?i:in|at|with|from|to)\s+)?(\p{Lu}[\p{L}-]*(?:\s+\p{Lu}[\p{L}-]*)*)`)
 	// "my coach is not Ms. Fujimoto", "Dana isn't my manager": a relation
 	// denied.
-	myRoleIsNotRe = regexp.MustCompile(`(?i:\b(?:my|our)\s+(` + roleAlt + `)\s+(?:is\s+not|isn't|isn’t|was\s+never|is\s+actually\s+not))\s+` + nameRe + `\b`)
+	myRoleIsNotRe = regexp.MustCompile(`(?i:\b(?:my|our)\s+(` + roleAlt + `)\s+(?:is\s+not|isn't|isn’t|was\s+never|is\s+actually\s+not))\s+` + nameRe)
 	nameIsNotMyRe = regexp.MustCompile(nameRe + `\s+(?i:(?:is\s+not|isn't|isn’t|was\s+never)\s+(?:my|our)\s+(` + roleAlt + `))\b`)
 )
 

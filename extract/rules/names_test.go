@@ -205,3 +205,21 @@ func TestStudentField(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesEndingInNonASCIILetters: a name ending in a letter outside ASCII
+// is kept whole ("Paweł", not "Pawe"), and named people who move from one
+// place to another end the old home.
+func TestNamesEndingInNonASCIILetters(t *testing.T) {
+	runExtractCases(t, []extractCase{
+		{
+			name: "role name", text: "Also my son-in-law Paweł, he is ship electrician at the shipyard.",
+			want:  []triple{{s: "user", p: "has_son_in_law", o: "Paweł"}},
+			never: []triple{{s: "user", p: "has_son_in_law", o: "Pawe"}},
+		},
+		{
+			name: "pair moved from A to B", text: "Big change in the family: Agnieszka and Paweł moved from Gdańsk to Szczecin in September.",
+			want: []triple{{s: "Agnieszka", p: "lives_in", o: "Gdańsk", ended: true}, {s: "Agnieszka", p: "lives_in", o: "Szczecin"},
+				{s: "Paweł", p: "lives_in", o: "Gdańsk", ended: true}, {s: "Paweł", p: "lives_in", o: "Szczecin"}},
+		},
+	})
+}

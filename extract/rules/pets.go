@@ -24,7 +24,7 @@ var (
 	// "his name is Waffles", "her name's Olive", "we named him Biscuit",
 	// and, once a name was wanted, "went with Pelmeni", "we're calling
 	// her Miso"
-	petNameRe = regexp.MustCompile(`(?i:\b(?:(?:his|her|its)\s+name(?:\s+is|'s|’s)|(?:we|i)\s+(?:named|called)\s+(?:him|her|it)|(?:went|going|decided|settled)\s+(?:with|on)|(?:we're|we\s+are|i'm|i\s+am)\s+calling\s+(?:him|her|it))\s+)` + nameRe + `\b`)
+	petNameRe = regexp.MustCompile(`(?i:\b(?:(?:his|her|its)\s+name(?:\s+is|'s|’s)|(?:we|i)\s+(?:named|called)\s+(?:him|her|it)|(?:went|going|decided|settled)\s+(?:with|on)|(?:we're|we\s+are|i'm|i\s+am)\s+calling\s+(?:him|her|it))\s+)` + nameRe)
 )
 
 // alternation is a regexp alternation of a set's keys, longest first so a
@@ -118,7 +118,7 @@ var (
 	// is my boxer"
 	nameBreedRe = regexp.MustCompile(nameRe + `(?:,|\s+is)\s+(?i:(my|our|a|an|his|her|their)\s+` + breedAlt + `)\b`)
 	// "my beagle Rosie", "that beagle Rosie"
-	breedNameRe = regexp.MustCompile(`(?i:\b(my|our|a|an|that|the|his|her|their)\s+` + breedAlt + `)\s+` + nameRe + `\b`)
+	breedNameRe = regexp.MustCompile(`(?i:\b(my|our|a|an|that|the|his|her|their)\s+` + breedAlt + `)\s+` + nameRe)
 	// "our dog Hana, a shiba inu": a breed after a pet named by role.
 	petBreedRe = regexp.MustCompile(`(?i:\b(?:` + petAlt + `))\s+` + nameRe + `,\s+(?i:(a|an)\s+` + breedAlt + `)\b`)
 )

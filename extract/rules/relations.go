@@ -26,12 +26,12 @@ var (
 		return strings.Join(quoted, "|")
 	}()
 	// "my sister Emma", "my sister, Emma", "my dog named Rex", "my sister's name is Emma"
-	myRoleRe = regexp.MustCompile(`(?i:\b(my|our)\s+` + roleAdj + `(` + roleAlt + `)(?:'s name is|’s name is|,|\s+(?:is\s+)?named|\s+(?:is\s+)?called|\s+is)?)\s+` + nameRe + `\b`)
+	myRoleRe = regexp.MustCompile(`(?i:\b(my|our)\s+` + roleAdj + `(` + roleAlt + `)(?:'s name is|’s name is|,|\s+(?:is\s+)?named|\s+(?:is\s+)?called|\s+is)?)\s+` + nameRe)
 	// "a puppy named Biscuit", "his daughter called Lily"
 	// "a golden retriever puppy named Maple": a pet with words before its
 	// kind.
-	namedPetRe  = regexp.MustCompile(`(?i:\b(a|an|the|my|our)\s+(?:[\p{L}-]+\s+){1,3}?(` + petAlt + `)\s+(?:named|called))\s+` + nameRe + `\b`)
-	namedRoleRe = regexp.MustCompile(`(?i:\b(a|an|the|my|our|his|her|their)\s+` + roleAdj + `(` + roleAlt + `)\s+(?:named|called))\s+` + nameRe + `\b`)
+	namedPetRe  = regexp.MustCompile(`(?i:\b(a|an|the|my|our)\s+(?:[\p{L}-]+\s+){1,3}?(` + petAlt + `)\s+(?:named|called))\s+` + nameRe)
+	namedRoleRe = regexp.MustCompile(`(?i:\b(a|an|the|my|our|his|her|their)\s+` + roleAdj + `(` + roleAlt + `)\s+(?:named|called))\s+` + nameRe)
 	// A role said bare at the start of a sentence or list item, as in
 	// notes: "Wife Abena is a pharmacist", "- wife Meera is a cardiologist".
 	bareRoleRe = regexp.MustCompile(`^\s*(?:[-*•]\s*)?(?i:` + roleAdj + `(` + roleAlt + `))\s+` + nameRe + `\s+(?:\p{Ll}|\()`)
@@ -40,7 +40,7 @@ var (
 	// "Emma, my sister,"
 	appositiveRe = regexp.MustCompile(nameRe + `,\s+(?i:(?:my|our)\s+` + roleAdj + `(` + roleAlt + `))\b`)
 	// Possessor chains: "Jake's daughter Lily", "Jake's daughter, Lily"
-	chainRe = regexp.MustCompile(nameRe + `['’]s\s+(?i:` + roleAdj + `(` + roleAlt + `)(?:,|\s+named|\s+called)?)\s+` + nameRe + `\b`)
+	chainRe = regexp.MustCompile(nameRe + `['’]s\s+(?i:` + roleAdj + `(` + roleAlt + `)(?:,|\s+named|\s+called)?)\s+` + nameRe)
 	// The subject that opens a clause: "I", "we", "my brother Jake", "Jake".
 	clauseSubjectRe = regexp.MustCompile(`^(?:(?i:(i|we)\b)|(?i:my|our)\s+` + roleAdj + `(?i:` + roleAlt + `)\s+` + nameRe + `|` + nameRe + `)`)
 	// third-person relations between names: "Emma lives in Boston".
@@ -62,7 +62,10 @@ var (
 	visitInRe = regexp.MustCompile(`(?i:\b(?:visit(?:s|ed|ing)?|(?:stay(?:s|ed|ing)?|live(?:d)?)\s+with|see(?:ing)?)\s+)` + nameRe + `\s+in\s+` + placeAlt)
 	// "Zosia comes home with boyfriend Bartek": a bare role after "with" is
 	// the clause subject's.
-	withRoleRe   = regexp.MustCompile(`\b` + nameRe + `\s+(?:\p{Ll}+\s+){1,4}?with\s+(?i:(?:her|his|their)\s+)?(?i:` + roleAdj + `(` + roleAlt + `))\s+` + nameRe + `\b`)
+	withRoleRe   = regexp.MustCompile(`\b` + nameRe + `\s+(?:\p{Ll}+\s+){1,4}?with\s+(?i:(?:her|his|their)\s+)?(?i:` + roleAdj + `(` + roleAlt + `))\s+` + nameRe)
+	// "Agnieszka and Paweł moved from Gdańsk to Szczecin", "Priya just
+	// moved from Leeds to York": each named person's home changes.
+	thirdMovedFromRe = regexp.MustCompile(`\b` + nameRe + `(?:\s+and\s+` + nameRe + `)?\s+(?:just\s+|finally\s+|recently\s+)?(?:have\s+|has\s+)?moved\s+from\s+` + placeAlt + `\s+to\s+` + placeAlt)
 	thirdWorksRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:works|worked|is working)\s+(?:at|for)\s+(\p{Lu}[\p{L}&-]+(?:\s+\p{Lu}[\p{L}&-]+)*)`)
 )
 
@@ -182,6 +185,20 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 	}
 	for _, m := range thirdLivesRe.FindAllStringSubmatch(sentence, -1) {
 		third(m, "lives_in", "lives in", "place")
+	}
+	for _, m := range thirdMovedFromRe.FindAllStringSubmatch(sentence, -1) {
+		from, to := m[3], m[4]
+		if isTemporalWord(lore.NormalizeName(to)) {
+			continue
+		}
+		for _, name := range []string{m[1], m[2]} {
+			if name == "" || isPronoun(name) || isStopName(name) {
+				continue
+			}
+			s := c.entity(dropOpener(name), "person")
+			facts = append(facts, ended(s, "person", "lives_in", "lives in", c.entity(from, "place"), true, "place", ref))
+			third([]string{"", name, to}, "lives_in", "lives in", "place")
+		}
 	}
 	literal := func(m []string, predicate, verb string) {
 		if isPronoun(m[1]) || isStopName(m[1]) {
