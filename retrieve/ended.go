@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"github.com/lore-memory/lore"
 	"slices"
 	"strings"
 	"time"
@@ -62,6 +63,10 @@ const SignalEnded = "ended"
 // answered only by the endings of facts stating it: a corrected city is no
 // answer to a question about a job.
 func applyEndedShare(c *candidateSet, f fused, at asOf, share float64, ws []string) {
+	// A query about the user alone is not answered by someone else's move
+	// ("Abena has moved from Leeds to London" for "Which city do I live
+	// in?").
+	others := func(fact *lore.Fact) bool { return c.self != nil && fact.SubjectID != c.self.ID }
 	closers, _ := endings(c, at)
 	typed, _ := topicPredicates(ws)
 	hints := questionHints(ws)
@@ -73,7 +78,7 @@ func applyEndedShare(c *candidateSet, f fused, at asOf, share float64, ws []stri
 	}
 	bonus := map[string]float64{}
 	for id, cl := range closers {
-		if fact := c.facts[id]; fact != nil && !asked(fact.Predicate) {
+		if fact := c.facts[id]; fact != nil && (!asked(fact.Predicate) || others(fact)) {
 			continue
 		}
 		v := share * f.Scores[id]

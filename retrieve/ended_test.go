@@ -96,3 +96,30 @@ func TestEndedShareAskedAttribute(t *testing.T) {
 		t.Errorf("open question: city %v, job %v, want both 0.6", f.Scores["city"], f.Scores["job"])
 	}
 }
+
+// TestEndedShareSelfQuery: for a query about the user alone, another
+// person's move lends its turn nothing; the user's own move does.
+func TestEndedShareSelfQuery(t *testing.T) {
+	scope := lore.Scope{TenantID: "t", UserID: "u"}
+	c := &candidateSet{kind: map[string]lore.DocKind{}, facts: map[string]*lore.Fact{}, episodes: map[string]*lore.Episode{}, self: &lore.Entity{ID: "u"}}
+	for _, e := range []*lore.Episode{
+		{ID: "hers", Scope: scope, OccurredAt: dayN(50), Content: "Abena has moved from Leeds to London"},
+		{ID: "mine", Scope: scope, OccurredAt: dayN(60), Content: "we moved from Accra to Kumasi"},
+	} {
+		c.episodes[e.ID], c.kind[e.ID] = e, lore.KindEpisode
+	}
+	for _, f := range []*lore.Fact{
+		{ID: "leeds", Scope: scope, SubjectID: "abena", Predicate: "lives_in", Object: "Leeds", FirstSeen: dayN(1), InvalidAt: tp(dayN(50)), SourceEpisodeIDs: []string{"hers"}},
+		{ID: "accra", Scope: scope, SubjectID: "u", Predicate: "lives_in", Object: "Accra", FirstSeen: dayN(1), InvalidAt: tp(dayN(60)), SourceEpisodeIDs: []string{"mine"}},
+	} {
+		c.facts[f.ID], c.kind[f.ID] = f, lore.KindFact
+	}
+	f := fused{Scores: map[string]float64{"hers": 0.3, "mine": 0.3, "leeds": 0.5, "accra": 0.5}, Details: map[string]map[string]float64{}}
+	applyEndedShare(c, f, asOf{T: dayN(100), Now: dayN(100)}, 1, words("Which city do I live in?"))
+	if f.Scores["hers"] != 0.3 {
+		t.Errorf("another person's move lent its turn %v", f.Scores["hers"]-0.3)
+	}
+	if f.Scores["mine"] != 0.8 {
+		t.Errorf("the user's move: %v, want 0.8", f.Scores["mine"])
+	}
+}
