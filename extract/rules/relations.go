@@ -62,11 +62,11 @@ var (
 	visitInRe = regexp.MustCompile(`(?i:\b(?:visit(?:s|ed|ing)?|(?:stay(?:s|ed|ing)?|live(?:d)?)\s+with|see(?:ing)?)\s+)` + nameRe + `\s+in\s+` + placeAlt)
 	// "Zosia comes home with boyfriend Bartek": a bare role after "with" is
 	// the clause subject's.
-	withRoleRe   = regexp.MustCompile(`\b` + nameRe + `\s+(?:\p{Ll}+\s+){1,4}?with\s+(?i:(?:her|his|their)\s+)?(?i:` + roleAdj + `(` + roleAlt + `))\s+` + nameRe)
+	withRoleRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:\p{Ll}+\s+){1,4}?with\s+(?i:(?:her|his|their)\s+)?(?i:` + roleAdj + `(` + roleAlt + `))\s+` + nameRe)
 	// "Agnieszka and Paweł moved from Gdańsk to Szczecin", "Priya just
 	// moved from Leeds to York": each named person's home changes.
 	thirdMovedFromRe = regexp.MustCompile(`\b` + nameRe + `(?:\s+and\s+` + nameRe + `)?\s+(?:just\s+|finally\s+|recently\s+)?(?:have\s+|has\s+)?moved\s+from\s+` + placeAlt + `\s+to\s+` + placeAlt)
-	thirdWorksRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:works|worked|is working)\s+(?:at|for)\s+(\p{Lu}[\p{L}&-]+(?:\s+\p{Lu}[\p{L}&-]+)*)`)
+	thirdWorksRe     = regexp.MustCompile(`\b` + nameRe + `\s+(?:works|worked|is working)\s+(?:at|for)\s+(\p{Lu}[\p{L}&-]+(?:\s+\p{Lu}[\p{L}&-]+)*)`)
 )
 
 // datingRoles are the roles of someone the speaker is dating.
