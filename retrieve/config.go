@@ -180,6 +180,19 @@ type Config struct {
 	// unchanged on both); 0.8 lost a LongMemEval tune question (turn
 	// all@10 0.889 → 0.867).
 	CurrentRecency float64 `json:"current_recency"`
+	// PresentRecency is CurrentRecency for a present-tense question about
+	// the user that does not say "now" ("Which city do I live in?", "Who is
+	// my landlord?"); 0: off. At 0.2 (session 16) relational pass@1 rose on
+	// the update-only tuning set probe_n 0.567 → 0.633 and on probe_b
+	// 0.817 → 0.833, fell on probe_g 0.883 → 0.867 (probe_a/e/f/k and own
+	// halves unchanged); unseen probe_h 0.750 → 0.783, probe_j 0.683 →
+	// 0.700, probe_m 0.700 → 0.683 (c, d, i, l unchanged); LoCoMo
+	// unchanged, LongMemEval recall unchanged (nDCG@10 tune 0.769 → 0.771,
+	// validate 0.852 → 0.851). 0.35 gave probe_n one more and lost three
+	// elsewhere; the CurrentRecency 0.6 for these questions lost 3–6 on
+	// every tuning set (recent turns about other things outranked old
+	// facts that still hold).
+	PresentRecency float64 `json:"present_recency"`
 	// EndingCue multiplies by 1 + EndingCue the turns that say something
 	// stopped (ending_cues.txt) and share a topic word with a query that
 	// asks whether it still holds ("Do I still play futsal?"); 0: off.
@@ -289,6 +302,7 @@ func DefaultConfig() Config {
 		SpeakerFocus:        0.5,
 		AssistantFactor:     0.5,
 		CurrentRecency:      0.6,
+		PresentRecency:      0.2,
 		EndingCue:           0.3,
 		CorrectionCue:       0.3,
 		OtherSubject:        0.5,

@@ -129,6 +129,8 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	}
 	if cfg.CurrentRecency > 0 && cfg.CurrentRecency <= 1 && asksCurrent(a.Words) {
 		applyRecency(c, f, cfg.CurrentRecency)
+	} else if cfg.PresentRecency > 0 && cfg.PresentRecency <= 1 && asksPresent(a.Words) {
+		applyRecency(c, f, cfg.PresentRecency)
 	}
 	if cfg.AssistantFactor > 0 && cfg.AssistantFactor < 1 && !asksAssistant(a.Words) {
 		applyAssistantFactor(c, f, cfg.AssistantFactor)

@@ -27,6 +27,22 @@ func asksCurrent(ws []string) bool {
 	return false
 }
 
+// asksPresent reports whether a query asks in the present tense about the
+// user ("Which city do I live in?", "What is my job?", "Who is my
+// landlord?"): what holds now, though it does not say "now".
+func asksPresent(ws []string) bool {
+	for i := 0; i+1 < len(ws); i++ {
+		switch ws[i] {
+		case "do", "am", "is", "are":
+			switch ws[i+1] {
+			case "i", "my":
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // when is the world time a candidate speaks for: when a turn was said,
 // when a fact was last stated.
 func when(c *candidateSet, id string) time.Time {

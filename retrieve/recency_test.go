@@ -41,3 +41,19 @@ func TestApplyRecency(t *testing.T) {
 		}
 	}
 }
+
+func TestAsksPresent(t *testing.T) {
+	for q, want := range map[string]bool{
+		"Which city do I live in?":    true,
+		"Who is my landlord?":         true,
+		"What phone do I have?":       true,
+		"Where did I live in 2022?":   false,
+		"What was my first car?":      false,
+		"Where does my sister live?":  false,
+		"Who did I meet first, Mark?": false,
+	} {
+		if got := asksPresent(words(q)); got != want {
+			t.Errorf("asksPresent(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
