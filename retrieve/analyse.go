@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -197,6 +198,33 @@ func isStopword(w string) bool {
 		"told", "say", "said", "know", "remember", "recall", "mention", "mentioned", "s", "t", "d", "ll", "m", "o",
 		"re", "ve", "y":
 		return true
+	}
+	return false
+}
+
+// phrasesByFirstWord reads a phrase list (one a line, # comments) into word
+// lists indexed by their first word.
+func phrasesByFirstWord(data string) map[string][][]string {
+	out := map[string][][]string{}
+	for line := range strings.Lines(data) {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		ws := strings.Fields(strings.ToLower(line))
+		out[ws[0]] = append(out[ws[0]], ws)
+	}
+	return out
+}
+
+// holdsPhrase reports whether ws contain one of phrases as whole words.
+func holdsPhrase(ws []string, phrases map[string][][]string) bool {
+	for i, w := range ws {
+		for _, p := range phrases[w] {
+			if i+len(p) <= len(ws) && slices.Equal(ws[i:i+len(p)], p) {
+				return true
+			}
+		}
 	}
 	return false
 }

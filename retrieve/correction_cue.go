@@ -2,7 +2,6 @@ package retrieve
 
 import (
 	_ "embed"
-	"slices"
 	"strings"
 )
 
@@ -17,33 +16,6 @@ var correctionCueData string
 // correctionCues are correction_cues.txt's phrases as word lists, by first
 // word.
 var correctionCues = phrasesByFirstWord(correctionCueData)
-
-// phrasesByFirstWord reads a phrase list (one a line, # comments) into word
-// lists indexed by their first word.
-func phrasesByFirstWord(data string) map[string][][]string {
-	out := map[string][][]string{}
-	for line := range strings.Lines(data) {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		ws := strings.Fields(strings.ToLower(line))
-		out[ws[0]] = append(out[ws[0]], ws)
-	}
-	return out
-}
-
-// holdsPhrase reports whether ws contain one of phrases as whole words.
-func holdsPhrase(ws []string, phrases map[string][][]string) bool {
-	for i, w := range ws {
-		for _, p := range phrases[w] {
-			if i+len(p) <= len(ws) && slices.Equal(ws[i:i+len(p)], p) {
-				return true
-			}
-		}
-	}
-	return false
-}
 
 // interjections may come before the "no" that opens a correction ("haha
 // no", "oh sorry, not Bangkok").

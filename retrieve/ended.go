@@ -1,10 +1,11 @@
 package retrieve
 
 import (
-	"github.com/lore-memory/lore"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/lore-memory/lore"
 )
 
 // endings maps each candidate fact ended by the read's moment to the turns

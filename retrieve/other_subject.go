@@ -58,9 +58,9 @@ func applyOtherSubject(c *candidateSet, f fused, topic []string, user *lore.Enti
 func aboutOthers(text string, want map[string]bool) bool {
 	found := false
 	for sentence := range strings.FieldsFuncSeq(text, func(r rune) bool { return strings.ContainsRune(".!?;\n", r) }) {
-		toks := strings.FieldsFunc(sentence, func(r rune) bool { return !isWordRune(r) })
+		toks := words(sentence)
 		for i, t := range toks {
-			if isStopword(strings.ToLower(t)) || !want[stem(strings.ToLower(t))] {
+			if isStopword(t) || !want[stem(t)] {
 				continue
 			}
 			found = true
@@ -72,26 +72,26 @@ func aboutOthers(text string, want map[string]bool) bool {
 	return found
 }
 
-// clausePerson reads back from toks[i] for whom its clause speaks of: the
-// nearest first-person pronoun, third-person pronoun or role word ("my
-// brother drives") within subjectReach words.
+// clausePerson reads back from toks[i] (lower-case words, contractions cut
+// to their first part) for whom its clause speaks of: the nearest
+// first-person pronoun, third-person pronoun or role word ("my brother
+// drives") within subjectReach words.
 func clausePerson(toks []string, i int) grammaticalPerson {
 	for j := i - 1; j >= 0 && j >= i-subjectReach; j-- {
-		t := strings.ToLower(strings.NewReplacer("’", "'").Replace(toks[j]))
-		t, _, _ = strings.Cut(t, "'")
-		switch t {
+		switch t := toks[j]; t {
 		case "i", "im", "ive", "me", "we", "us", "our", "ours", "mine", "myself":
 			return personFirst
 		case "my":
-			if j+1 < len(toks) && isRoleWord(strings.ToLower(toks[j+1])) {
+			if j+1 < len(toks) && isRoleWord(toks[j+1]) {
 				return personOther
 			}
 			return personFirst
 		case "he", "she", "they", "hes", "shes", "his", "her", "their", "them", "him":
 			return personOther
-		}
-		if isRoleWord(t) {
-			return personOther
+		default:
+			if isRoleWord(t) {
+				return personOther
+			}
 		}
 	}
 	return personUnknown

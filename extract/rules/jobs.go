@@ -516,4 +516,4 @@ var studentQualifiers = map[string]bool{"a": true, "an": true, "the": true, "yea
 	"postgraduate": true, "undergrad": true, "undergraduate": true, "phd": true, "doctoral": true, "masters": true,
 	"master's": true, "exchange": true, "international": true, "mature": true, "full-time": true, "part-time": true,
 	"full": true, "part": true, "time": true, "high": true, "school": true, "college": true, "university": true,
-	"uni": true, "student": true, "former": true, "ex": true, "current": true, "new": true}
+	"uni": true, "former": true, "ex": true, "current": true, "new": true}
