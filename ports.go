@@ -194,6 +194,10 @@ type ExtractedFact struct {
 	Confidence     float64    `json:"confidence"`
 	EpisodeIDs     []string   `json:"episode_ids"`
 	Resolution     Resolution `json:"resolution"`
+	// Replaces says the fact takes over from every other current object of
+	// its subject and predicate, even a multi-valued one: "my new landlord
+	// is Sakamoto Realty" ends the old landlord.
+	Replaces bool `json:"replaces,omitempty"`
 }
 
 // ProfileSignal is something learned about the user from what they said.

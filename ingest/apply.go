@@ -311,13 +311,16 @@ func (r *batchRun) applyFact(ctx context.Context, xf *lore.ExtractedFact) error 
 		// it into the candidate although the wording differed.
 		f.SubjectID, f.Subject, f.Predicate = cand.SubjectID, cand.Subject, cand.Predicate
 		f.ObjectID, f.Object, f.Text = cand.ObjectID, cand.Object, cand.Text
-		return r.merge(ctx, f, false)
+		return r.merge(ctx, f, noSupersede)
 	case "contradicts":
 		if err := r.invalidate(ctx, cand, f); err != nil {
 			return err
 		}
 	}
-	return r.merge(ctx, f, true)
+	if xf.Replaces {
+		return r.merge(ctx, f, supersedeAll)
+	}
+	return r.merge(ctx, f, supersedeSingle)
 }
 
 // newFact builds a fact of the batch's scope stated in the given episodes.
@@ -373,12 +376,22 @@ func (r *batchRun) invalidate(ctx context.Context, old, f *lore.Fact) error {
 	return nil
 }
 
-// merge stores f. With supersede, current facts of the same subject and a
-// single-valued predicate but another object are closed first — unless f
-// is older than they are, in which case f is stored as already closed. A
+// supersession says which current facts of the same subject and predicate
+// but another object a merged fact closes.
+type supersession int
+
+const (
+	noSupersede     supersession = iota
+	supersedeSingle              // only when the predicate is single-valued
+	supersedeAll                 // whatever the predicate: the fact replaces them
+)
+
+// merge stores f. Under supersede, current facts of the same subject and
+// predicate but another object are closed first — unless f is older than
+// they are, in which case f is stored as already closed. A
 // fact whose sources are already recorded on its stored twin is not counted
 // twice, so re-running a job after a partial failure changes nothing.
-func (r *batchRun) merge(ctx context.Context, f *lore.Fact, supersede bool) error {
+func (r *batchRun) merge(ctx context.Context, f *lore.Fact, supersede supersession) error {
 	existing, err := r.s.Store.FindFacts(ctx, lore.FactFilter{Scope: r.ns, SubjectID: f.SubjectID, Predicate: f.Predicate})
 	if err != nil {
 		return fmt.Errorf("ingest: find facts of %s %s: %w", f.Subject, f.Predicate, err)
@@ -398,7 +411,7 @@ func (r *batchRun) merge(ctx context.Context, f *lore.Fact, supersede bool) erro
 		}
 		others = append(others, e)
 	}
-	if supersede && r.single.Has(f.Predicate) {
+	if supersede == supersedeAll || (supersede == supersedeSingle && r.single.Has(f.Predicate)) {
 		for _, o := range others {
 			if o.ValidAt != nil && f.ValidAt != nil && f.ValidAt.Before(*o.ValidAt) {
 				// f was true before o: it arrived late, and o ended it.
@@ -531,5 +544,5 @@ func (r *batchRun) applyProfile(ctx context.Context, p lore.ProfileSignal) error
 	f := r.newFact(u, pred, text, p.Confidence, nil, nil, srcs)
 	f.Object = value
 	f.Metadata = map[string]any{"profile": true}
-	return r.merge(ctx, f, true)
+	return r.merge(ctx, f, supersedeSingle)
 }

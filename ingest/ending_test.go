@@ -243,3 +243,40 @@ func TestEndingClosesTheSameValueHeldAsAnEntity(t *testing.T) {
 		t.Fatalf("a second, closed fact was stored (%d)", n)
 	}
 }
+
+// replacingFact is oneFact marked as replacing the predicate's other
+// current objects.
+func replacingFact(pred, obj, text string) stubExtractor {
+	inner := oneFact(pred, obj, text, lore.Resolution{Kind: "new"}, nil)
+	return stubExtractor{fn: func(ctx context.Context, req lore.ExtractRequest) (*lore.Extraction, error) {
+		ex, err := inner.fn(ctx, req)
+		if err == nil {
+			ex.Facts[0].Replaces = true
+		}
+		return ex, err
+	}}
+}
+
+// TestReplacesClosesMultiValuedPredicate: has_landlord is not single-valued,
+// so a second landlord closes nothing unless the extractor says the new one
+// replaces the old ("my new landlord is …").
+func TestReplacesClosesMultiValuedPredicate(t *testing.T) {
+	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+	s, st, _ := newTestService(t, oneFact("has_landlord", "Dona Cida", "Dona Cida is Alice's landlord", lore.Resolution{Kind: "new"}, nil))
+	addSync(t, s, "My landlord Dona Cida lives downstairs", t0)
+	s.Extractor = oneFact("has_landlord", "Sr. Paulo", "Sr. Paulo is Alice's landlord", lore.Resolution{Kind: "new"}, nil)
+	addSync(t, s, "Sr. Paulo is my landlord too", t0.Add(time.Hour))
+	if got, want := currentObjects(t, st), []string{"Dona Cida", "Sr. Paulo"}; !slices.Equal(got, want) {
+		t.Fatalf("current objects=%q, want %q (a multi-valued predicate closes nothing by itself)", got, want)
+	}
+	t1 := t0.Add(60 * 24 * time.Hour)
+	s.Extractor = replacingFact("has_landlord", "Imobiliária Horizonte", "Imobiliária Horizonte is Alice's landlord")
+	addSync(t, s, "My new landlord is Imobiliária Horizonte", t1)
+	if got, want := currentObjects(t, st), []string{"Imobiliária Horizonte"}; !slices.Equal(got, want) {
+		t.Fatalf("current objects=%q, want %q", got, want)
+	}
+	old := factsByObject(t, st)["Dona Cida"][0]
+	if old.InvalidAt == nil || !old.InvalidAt.Equal(t1) {
+		t.Fatalf("old landlord invalid_at=%v, want %v (kept in history, closed when the new one began)", old.InvalidAt, t1)
+	}
+}

@@ -145,7 +145,7 @@ func (s *Service) AddFact(ctx context.Context, in FactInput) (*FactResult, error
 	if !f.Current(r.now) {
 		err = r.end(ctx, f)
 	} else {
-		err = r.merge(ctx, f, true)
+		err = r.merge(ctx, f, supersedeSingle)
 	}
 	if err != nil {
 		return nil, err

@@ -56,6 +56,9 @@ func TestExtractIssueExamples(t *testing.T) {
 		{name: "thanks", text: "Thanks so much, that's awesome!", none: true},
 		{name: "reaction", speaker: "Audrey", other: "Andrew", text: "Wow, Andrew! That's awesome! Sounds fun.", none: true},
 		{name: "farewell", speaker: "Andrew", other: "Audrey", text: "Ttyl, Bye!", none: true},
+		{name: "diet taken up", text: "thx. also unrelated but i went fully vegan in june, mira cooks amazing lentil stuff.", want: []triple{{s: "user", p: "diet", o: "vegan"}}},
+		{name: "offer accepted", text: "Important update: I have accepted an offer from TransIndia Movers as regional head for South.", want: []triple{{s: "user", p: "works_at", o: "TransIndia Movers"}}},
+		{name: "statement before an emoticon", text: "moved to Vila Madalena last week, so no more Dona Cida :( can you help me write a card for her?", want: []triple{{s: "user", p: "lives_in", o: "Vila Madalena"}}},
 		{
 			name: "possessor chain", text: "My brother Jake's daughter Lily just turned five.",
 			want:  []triple{{s: "user", p: "has_brother", o: "Jake"}, {s: "Jake", p: "has_daughter", o: "Lily"}},
@@ -238,6 +241,39 @@ func TestExtractNoEcho(t *testing.T) {
 			if f.Predicate == "mentioned" || strings.Contains(f.Text, " mentioned ") {
 				t.Errorf("fact %q is a mention echo", f.Text)
 			}
+		}
+	}
+}
+
+// TestNewHolderReplaces: "new" before a role people hold one of at a time
+// marks the fact as replacing the old holder; a new friend replaces nobody.
+func TestNewHolderReplaces(t *testing.T) {
+	at := time.Date(2024, 3, 11, 10, 0, 0, 0, time.UTC)
+	tests := []struct {
+		text, pred, obj string
+		replaces        bool
+	}{
+		{"Also my new doctor here is Dr. Ramesh Iyer, I need to send him my old reports.", "has_doctor", "Dr. Ramesh Iyer", true},
+		{"Morning. New GP here is Dr Patel, good bloke.", "has_doctor", "Dr Patel", true},
+		{"The new landlord is Sakamoto Realty, a company, not a person.", "has_landlord", "Sakamoto Realty", true},
+		{"Madame Roux, my new accountant, is very good with computers.", "has_accountant", "Madame Roux", true},
+		{"My new roommate is Sam, he's a chem PhD.", "has_roommate", "Sam", true},
+		{"My roommate Priya is doing law at UdeM.", "has_roommate", "Priya", false},
+		{"My new friend is Ana, we met at yoga.", "has_friend", "Ana", false},
+	}
+	for _, tt := range tests {
+		ex := extractOne(t, "", "", tt.text, at)
+		found := false
+		for _, f := range ex.Facts {
+			if f.Predicate == tt.pred && f.Object == tt.obj {
+				found = true
+				if f.Replaces != tt.replaces {
+					t.Errorf("%q: (%s %s) replaces=%v, want %v", tt.text, tt.pred, tt.obj, f.Replaces, tt.replaces)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%q: no (%s %s) in%s", tt.text, tt.pred, tt.obj, describe(ex))
 		}
 	}
 }

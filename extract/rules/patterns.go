@@ -46,7 +46,7 @@ var statements = []statement{
 	// to Thursdays" or "to remote work" is no move.
 	{re: regexp.MustCompile(subj + `(?:shifted|shifting)\s+(?:back\s+)?to\s+(?-i:(\p{Lu}.+))`), predicate: "lives_in", verb: "moved to", objectType: "place", event: true, confidence: 0.75},
 	{re: regexp.MustCompile(subj + `(?:work|working|works)\s+(?:(?:part|full)[- ]time\s+|remotely\s+)?(?:at|for)\s+(.+)`), predicate: "works_at", verb: "works at", objectType: "organization", confidence: 0.85},
-	{re: regexp.MustCompile(subj + `(?:got|started|landed|accepted|took|start|starting)\s+(?:a\s+|my\s+|the\s+)?(?:new\s+)?(?:(?:part|full)[- ]time\s+|summer\s+|weekend\s+)?(?:job|position|post|role|offer|internship)\s+(?:at|with)\s+(.+)`), predicate: "works_at", verb: "started a job at", objectType: "organization", event: true, confidence: 0.8},
+	{re: regexp.MustCompile(subj + `(?:got|started|landed|accepted|took|start|starting)\s+(?:a\s+|an\s+|my\s+|the\s+)?(?:new\s+)?(?:(?:part|full)[- ]time\s+|summer\s+|weekend\s+)?(?:job|position|post|role|offer|internship)\s+(?:at|with|from)\s+(.+)`), predicate: "works_at", verb: "started a job at", objectType: "organization", event: true, confidence: 0.8},
 	{re: regexp.MustCompile(subj + `(?:am\s+|are\s+)?(?:start|starting|started|begin|beginning|began)\s+(?:work(?:ing)?\s+|(?:a|my)\s+new\s+job\s+)?(?:at|with)\s+(\p{Lu}.+)`), predicate: "works_at", verb: "works at", objectType: "organization", event: true, confidence: 0.8},
 	{re: regexp.MustCompile(subj + `(?:work|working)\s+as\s+(?:a\s+|an\s+)?(.+)`), predicate: "works_as", verb: "works as", confidence: 0.85},
 	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+(?:now\s+)?(?:married|engaged)\s+to\s+(.+)`), predicate: "married_to", verb: "is married to", objectType: "person", confidence: 0.85},
@@ -62,6 +62,8 @@ var statements = []statement{
 	{re: regexp.MustCompile(`(?i)(?:^|,\s*|\bmy\s+)(?:monthly\s+|annual\s+|yearly\s+|net\s+|gross\s+|take[- ]home\s+)?(?:salary|income)\s+is\s+(?:now\s+|about\s+|around\s+|roughly\s+|only\s+)?((?:R\$|[$€£₹¥])?\s?\d[\d.,]*\s*(?:k|K|m|M|million|thousand)?(?:\s+(?:naira|euros?|eur|dollars?|usd|pounds?|gbp|rupees?|inr|yen|reais|rand|shillings?|kes))?)`), predicate: "salary", verb: "earns a salary of", confidence: 0.8},
 	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+allergic\s+to\s+(.+)`), predicate: "allergic_to", verb: "is allergic to", confidence: 0.9},
 	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+(?:a\s+)?` + dietAlt + `\b`), predicate: "diet", verb: "is", confidence: 0.85},
+	// "I went fully vegan in June", "we've gone vegetarian": a diet taken up.
+	{re: regexp.MustCompile(subj + `(?:went|gone|going|go|became|become|turned|switched\s+to|converted\s+to)\s+(?:fully\s+|completely\s+|totally\s+|full\s+|strictly\s+)?(?:a\s+)?` + dietAlt + `\b`), predicate: "diet", verb: "went", event: true, confidence: 0.8},
 	{re: regexp.MustCompile(subj + `(?:prefer|prefers)\s+(.+)`), predicate: "prefers", verb: "prefers", confidence: 0.8},
 	{re: regexp.MustCompile(subj + `(?:don't|do not|didn't|did not)\s+(?:really\s+)?(?:like|enjoy)\s+(.+)`), predicate: "dislikes", verb: "dislikes", confidence: 0.8},
 	{re: regexp.MustCompile(subj + `(?:hate|hates|dislike|dislikes|can't stand|cannot stand)\s+(.+)`), predicate: "dislikes", verb: "dislikes", confidence: 0.8},

@@ -268,6 +268,7 @@ func (c *collector) fact(f lore.ExtractedFact) {
 		if f.Confidence > old.Confidence {
 			old.Confidence = f.Confidence
 		}
+		old.Replaces = old.Replaces || f.Replaces
 		// "Hana is user's dog" then "…, a shiba inu": the text that says
 		// more of the same triple.
 		if f.InvalidAt == nil && old.InvalidAt == nil && len(f.Text) > len(old.Text) && strings.HasPrefix(f.Text, strings.TrimSuffix(old.Text, ".")) {

@@ -234,6 +234,11 @@ func TestSplitSentences(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("splitSentences=%q, want %q", got, want)
 	}
+	got = splitSentences("so no more Dona Cida :( can you help? it's 10:30 (ish) :-) ok")
+	want = []string{"so no more Dona Cida :(", "can you help?", "it's 10:30 (ish) :-)", "ok"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("splitSentences=%q, want %q", got, want)
+	}
 }
 
 func BenchmarkExtract(b *testing.B) {

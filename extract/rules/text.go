@@ -29,6 +29,11 @@ func splitSentences(text string) []string {
 			// "Inspiring 💪 I emailed some wholesalers": an emoji ends a
 			// sentence as a full stop would.
 			flush(i + 1)
+		case emoticonEnd(runes, i):
+			// "so no more Dona Cida :( can you help me…": a text emoticon
+			// ends a sentence as a full stop would, so the question after
+			// it does not swallow the statement before it.
+			flush(i + 1)
 		case (r == '.' || r == '!' || r == '?') && i+1 < len(runes) && unicode.IsSpace(runes[i+1]):
 			word := lastWord(string(runes[start:i]))
 			switch strings.ToLower(word) {
@@ -40,6 +45,22 @@ func splitSentences(text string) []string {
 	}
 	flush(len(runes))
 	return out
+}
+
+// emoticonEnd reports whether runes[i] closes a text emoticon (":(", ":-)",
+// ";D") that stands as its own word: after a space, before a space or the end.
+func emoticonEnd(runes []rune, i int) bool {
+	if !strings.ContainsRune(")(DPp/", runes[i]) || (i+1 < len(runes) && !unicode.IsSpace(runes[i+1])) {
+		return false
+	}
+	j := i - 1
+	if j >= 0 && runes[j] == '-' {
+		j--
+	}
+	if j < 0 || (runes[j] != ':' && runes[j] != ';') {
+		return false
+	}
+	return j == 0 || unicode.IsSpace(runes[j-1])
 }
 
 var contractions = strings.NewReplacer(

@@ -59,13 +59,13 @@ func (ps phraseSet) prefix(words []string) int {
 }
 
 var (
-	fillers                          = newPhraseSet(readList("fillers.txt"))
-	pleasantries                     = newPhraseSet(readList("pleasantries.txt"))
-	subjectless                      = listSet(readList("subjectless.txt"))
-	continuedVerbs                   = listSet(readList("continued.txt"))
-	roleWords, petRoles, roleAliases = readRoles()
-	endings                          = readEndings()
-	occupations, occupationSuffixes  = readOccupations()
+	fillers                                          = newPhraseSet(readList("fillers.txt"))
+	pleasantries                                     = newPhraseSet(readList("pleasantries.txt"))
+	subjectless                                      = listSet(readList("subjectless.txt"))
+	continuedVerbs                                   = listSet(readList("continued.txt"))
+	roleWords, petRoles, roleAliases, oneHolderRoles = readRoles()
+	endings                                          = readEndings()
+	occupations, occupationSuffixes                  = readOccupations()
 )
 
 func listSet(list []string) map[string]bool {
@@ -79,10 +79,8 @@ func listSet(list []string) map[string]bool {
 // readRoles reads data/roles.txt: the role words, longest first (so "best
 // friend" is tried before "friend"), which of them are pets, and the
 // informal words for a role ("hubby" → "husband").
-func readRoles() ([]string, map[string]bool, map[string]string) {
-	var roles []string
-	pets := map[string]bool{}
-	aliases := map[string]string{}
+func readRoles() (roles []string, pets map[string]bool, aliases map[string]string, oneHolder map[string]bool) {
+	pets, aliases, oneHolder = map[string]bool{}, map[string]string{}, map[string]bool{}
 	for _, line := range readList("roles.txt") {
 		if w, role, ok := strings.Cut(line, " = "); ok {
 			roles = append(roles, w)
@@ -94,10 +92,15 @@ func readRoles() ([]string, map[string]bool, map[string]string) {
 			pets[w] = true
 			continue
 		}
+		if w, ok := strings.CutSuffix(line, " one"); ok {
+			roles = append(roles, w)
+			oneHolder[w] = true
+			continue
+		}
 		roles = append(roles, line)
 	}
 	sort.SliceStable(roles, func(i, j int) bool { return len(roles[i]) > len(roles[j]) })
-	return roles, pets, aliases
+	return roles, pets, aliases, oneHolder
 }
 
 // rolePredicate is the predicate of a role: "guinea pig" → has_guinea_pig.
