@@ -1,7 +1,9 @@
 package rules
 
 import (
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -437,15 +439,29 @@ func (c *collector) sentenceEndings(subject, subjectType, sentence string, ref t
 	return out
 }
 
-// partnerRoles are the roles a break-up ends.
-var partnerRoles = []string{"girlfriend", "boyfriend", "partner", "fiance", "fiancee", "fiancé", "fiancée", "wife", "husband", "spouse"}
+// holderLeftRe is someone who stopped doing what they did for the speaker:
+// "Dr. Whitcombe has retired", "Dr. Herrera retired", "Monsieur Perrin
+// retire".
+var holderLeftRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:has\s+|had\s+|just\s+|finally\s+|recently\s+)*(?:retired|retires|retire|is\s+retiring|moved\s+away|stopped\s+practi[cs]ing|closed\s+(?:his|her|their)\s+practice)\b`)
 
-// breakUp ends the speaker's dating name and the partner role they gave
-// them ("Chloe and I broke up": Chloe is no longer user's girlfriend).
-func (c *collector) breakUp(subject, subjectType, name string, ref time.Time) []lore.ExtractedFact {
-	name = c.entity(name, "person")
-	out := []lore.ExtractedFact{ended(subject, subjectType, "dates", "dates", name, true, "person", ref)}
-	for _, role := range partnerRoles {
+// holdersLeft ends the speaker's one-holder roles (data/roles.txt "one")
+// held by someone the sentence says retired or moved away: a doctor who
+// retired is no longer the speaker's doctor. A friend or a brother who
+// retires stays one.
+func (c *collector) holdersLeft(subject, subjectType, sentence string, ref time.Time) []lore.ExtractedFact {
+	var out []lore.ExtractedFact
+	for _, m := range holderLeftRe.FindAllStringSubmatch(sentence, -1) {
+		if !isStopName(m[1]) && !isPronoun(m[1]) {
+			out = append(out, c.endRoles(subject, subjectType, slices.Sorted(maps.Keys(oneHolderRoles)), dropOpener(m[1]), ref)...)
+		}
+	}
+	return out
+}
+
+// endRoles ends each of roles that the subject's current facts give name.
+func (c *collector) endRoles(subject, subjectType string, roles []string, name string, ref time.Time) []lore.ExtractedFact {
+	var out []lore.ExtractedFact
+	for _, role := range roles {
 		if _, ok := c.prior(subject, rolePredicate(role), name); !ok {
 			continue
 		}
@@ -455,6 +471,17 @@ func (c *collector) breakUp(subject, subjectType, name string, ref time.Time) []
 		}
 	}
 	return out
+}
+
+// partnerRoles are the roles a break-up ends.
+var partnerRoles = []string{"girlfriend", "boyfriend", "partner", "fiance", "fiancee", "fiancé", "fiancée", "wife", "husband", "spouse"}
+
+// breakUp ends the speaker's dating name and the partner role they gave
+// them ("Chloe and I broke up": Chloe is no longer user's girlfriend).
+func (c *collector) breakUp(subject, subjectType, name string, ref time.Time) []lore.ExtractedFact {
+	name = c.entity(name, "person")
+	out := []lore.ExtractedFact{ended(subject, subjectType, "dates", "dates", name, true, "person", ref)}
+	return append(out, c.endRoles(subject, subjectType, partnerRoles, name, ref)...)
 }
 
 func firstWord(s string) string {

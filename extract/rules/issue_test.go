@@ -149,6 +149,14 @@ func TestExtractIssueExamples(t *testing.T) {
 			name: "my role is name", text: "My landlord is Mr. Ito, he's very strict.",
 			want: []triple{{s: "user", p: "has_landlord", o: "Mr. Ito"}},
 		},
+		{
+			name: "a one-holder role's holder retired", text: "My GP, Dr. Whitcombe, wants me to walk more. Sadly Dr. Whitcombe has retired.",
+			want: []triple{{s: "user", p: "has_doctor", o: "Dr. Whitcombe", ended: true}},
+		},
+		{
+			name: "a friend who retired stays one", text: "My friend Tom retired last year.",
+			want: []triple{{s: "user", p: "has_friend", o: "Tom"}},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

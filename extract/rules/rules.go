@@ -418,6 +418,9 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 		for _, f := range c.petLoss(subject, speakerType, expanded, ref) {
 			add(f)
 		}
+		for _, f := range c.holdersLeft(subject, speakerType, expanded, ref) {
+			add(f)
+		}
 		for _, f := range c.lastDay(subject, speakerType, expanded, ref) {
 			add(f)
 		}
