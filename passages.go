@@ -1,6 +1,7 @@
 package lore
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -11,7 +12,10 @@ import (
 // them: an episode whose content is longer than PassageThreshold bytes is
 // indexed as passages of at most MaxPassageBytes, broken at paragraph,
 // sentence or word boundaries, each under the id PassageID(episode, n). An
-// episode up to the threshold (nearly every chat turn) is indexed whole.
+// episode up to the threshold (nearly every chat turn) is indexed whole,
+// and a short list ("quick list of news: - left the band - sold the car")
+// also item by item: one embedding of the whole list is near none of its
+// items.
 const (
 	PassageThreshold = 8 << 10
 	MaxPassageBytes  = 2000
@@ -29,13 +33,27 @@ type Passage struct {
 	Text  string `json:"text"`
 }
 
+// MaxListBytes is the longest content whose list items are indexed beside
+// the whole: a short list is what a person types to give their news; a long
+// one is mostly pasted or generated text, whose items would multiply the
+// documents to embed. The ingest side indexes the items of users' turns
+// only; ids of items never indexed are harmless to delete.
+const MaxListBytes = 1500
+
+// minListItems is how many list lines make content a list.
+const minListItems = 2
+
+// listItemRe is a line that starts a list item: "- ", "* ", "• ", "1) ",
+// "2. ".
+var listItemRe = regexp.MustCompile(`^[ \t]*(?:[-*•–]|\d{1,2}[.)])[ \t]+\S`)
+
 // Passages splits content into passages when it is longer than
-// PassageThreshold, and returns nil otherwise. The split depends on the
-// content alone, so a passage's offsets can always be recomputed from its
-// index.
+// PassageThreshold, returns a short list's items (see IndexedWhole), and
+// nil otherwise. The split depends on the content alone, so a passage's
+// offsets can always be recomputed from its index.
 func Passages(content string) []Passage {
 	if len(content) <= PassageThreshold {
-		return nil
+		return listItems(content)
 	}
 	var out []Passage
 	start := 0
@@ -59,6 +77,33 @@ func Passages(content string) []Passage {
 		out = append(out, Passage{Index: len(out), Start: start, End: start + len(text), Text: text})
 		start = end
 	}
+}
+
+// IndexedWhole reports whether content is indexed as one document (its
+// Passages, if any, are list items indexed besides it) rather than as its
+// passages alone.
+func IndexedWhole(content string) bool { return len(content) <= PassageThreshold }
+
+// listItems returns the list lines of content up to MaxListBytes that
+// holds at least minListItems of them, each a passage; nil otherwise.
+func listItems(content string) []Passage {
+	if len(content) > MaxListBytes {
+		return nil
+	}
+	var out []Passage
+	off := 0
+	for _, line := range strings.SplitAfter(content, "\n") {
+		if listItemRe.MatchString(line) {
+			text := strings.TrimSpace(line)
+			start := off + strings.Index(line, text)
+			out = append(out, Passage{Index: len(out), Start: start, End: start + len(text), Text: text})
+		}
+		off += len(line)
+	}
+	if len(out) < minListItems {
+		return nil
+	}
+	return out
 }
 
 // passageEnd returns where the passage starting at start ends: after the

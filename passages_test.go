@@ -92,3 +92,29 @@ func TestPassageID(t *testing.T) {
 		}
 	}
 }
+
+func TestListItemPassages(t *testing.T) {
+	news := "happy new year!! quick list:\n- seeing a lovely lad called Declan\n- left the Lee Swallows, singing with Velvet Static now\n  (more gigs!)\n3) traded the fiesta for a nissan leaf"
+	ps := Passages(news)
+	want := []string{"- seeing a lovely lad called Declan", "- left the Lee Swallows, singing with Velvet Static now", "3) traded the fiesta for a nissan leaf"}
+	if len(ps) != len(want) {
+		t.Fatalf("Passages=%+v, want the %d list items", ps, len(want))
+	}
+	for i, p := range ps {
+		if p.Index != i || p.Text != want[i] || news[p.Start:p.End] != p.Text {
+			t.Errorf("item %d = %+v, want %q at its offsets", i, p, want[i])
+		}
+	}
+	if !IndexedWhole(news) || IndexedWhole(longText(76<<10)) {
+		t.Errorf("IndexedWhole: a short list is indexed whole besides its items, a long message as its passages only")
+	}
+	for _, content := range []string{
+		"I have one point:\n- just this one",
+		"Negative numbers: -5 degrees\nand 2.5 kg are no list items",
+		strings.Repeat("- a long generated list item that goes on and on\n", 40),
+	} {
+		if ps := Passages(content); ps != nil {
+			t.Errorf("Passages(%.40q)=%d items, want none", content, len(ps))
+		}
+	}
+}

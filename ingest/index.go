@@ -68,15 +68,36 @@ func factDocs(facts []*lore.Fact) []lore.IndexDoc {
 // episodeDocs returns the index documents of episodes, each keyed with the
 // turn before it and the facts extracted from it (both by episode id; nil
 // for none). An episode longer than lore.PassageThreshold is indexed as its
-// passages instead (see passageDocs).
+// passages instead (see passageDocs); a short list also as its items
+// (see itemDocs).
 func episodeDocs(eps []*lore.Episode, prev map[string]*lore.Episode, facts map[string][]*lore.Fact) []lore.IndexDoc {
 	docs := make([]lore.IndexDoc, 0, len(eps))
 	for _, ep := range eps {
-		if ps := lore.Passages(ep.Content); ps != nil {
+		ps := lore.Passages(ep.Content)
+		if !lore.IndexedWhole(ep.Content) {
 			docs = append(docs, passageDocs(ep, ps, prev[ep.ID])...)
 			continue
 		}
 		docs = append(docs, lore.IndexDoc{ID: ep.ID, Kind: lore.KindEpisode, Scope: ep.Scope, Text: lore.EpisodeKey(ep, prev[ep.ID], facts[ep.ID]), Time: ep.OccurredAt})
+		if ep.Role == "user" {
+			// An assistant's short list is an answer it generated, found
+			// as a whole; its items would only outrank what the user said.
+			docs = append(docs, itemDocs(ep, ps)...)
+		}
+	}
+	return docs
+}
+
+// itemDocs returns the index documents of a short list's items, under
+// lore.PassageID ids, each keyed with the item alone: "left the Lee
+// Swallows, singing with Velvet Static now" is found for "what band do I
+// sing with?" although the rest of the list is about a car and a gym.
+func itemDocs(ep *lore.Episode, items []lore.Passage) []lore.IndexDoc {
+	docs := make([]lore.IndexDoc, len(items))
+	for i, p := range items {
+		part := *ep
+		part.Content = p.Text
+		docs[i] = lore.IndexDoc{ID: lore.PassageID(ep.ID, p.Index), Kind: lore.KindEpisode, Scope: ep.Scope, Text: lore.EpisodeKey(&part, nil, nil), Time: ep.OccurredAt}
 	}
 	return docs
 }

@@ -2,7 +2,8 @@ package retrieve
 
 import "github.com/lore-memory/lore"
 
-// A long episode is indexed as passages (lore.Passages), each under the id
+// A long episode is indexed as passages (lore.Passages), and a short list
+// besides its whole as its items, each under the id
 // lore.PassageID(episode, n). foldPassages maps such hits back to their
 // episode, so that the rest of the pipeline sees episodes only, and
 // pointIntoEpisode shows the passage that matched in the episode's result.
