@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"iter"
 	"slices"
 	"strings"
 	"time"
@@ -202,15 +203,27 @@ func isStopword(w string) bool {
 	return false
 }
 
+// dataLines yields the lines of an embedded data file, trimmed, without
+// blank lines and "#" comments.
+func dataLines(data string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for line := range strings.Lines(data) {
+			line = strings.TrimSpace(line)
+			if line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			if !yield(line) {
+				return
+			}
+		}
+	}
+}
+
 // phrasesByFirstWord reads a phrase list (one a line, # comments) into word
 // lists indexed by their first word.
 func phrasesByFirstWord(data string) map[string][][]string {
 	out := map[string][][]string{}
-	for line := range strings.Lines(data) {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
+	for line := range dataLines(data) {
 		ws := strings.Fields(strings.ToLower(line))
 		out[ws[0]] = append(out[ws[0]], ws)
 	}

@@ -135,7 +135,25 @@ func (p *Pipeline) relate(ctx context.Context, req Request, a analysis, linked [
 			}
 		}
 		stepped := 0
-		for _, role := range c.Roles {
+		roles := c.Roles
+		if c.Owner == ownerUser && len(owners) > 0 && len(roles) >= 2 {
+			// "my daughter's husband" is first the son-in-law the user
+			// may have named as such.
+			if comp := composedRole(roles[0], roles[1]); comp != nil {
+				next, edges, n, err := p.step(ctx, req.Scope, owners, comp, at)
+				if err != nil {
+					return out, err
+				}
+				if len(next) > 0 && n == len(comp) {
+					for _, w := range append(append([]string{}, roles[0]...), roles[1]...) {
+						out.used[w] = true
+					}
+					out.edges = append(out.edges, edges...)
+					owners, stepped, roles = next, 2, roles[2:]
+				}
+			}
+		}
+		for _, role := range roles {
 			if len(owners) == 0 {
 				break
 			}
@@ -377,8 +395,9 @@ func questionHints(ws []string) []string {
 			out = append(out, "date", "birthday", "born", "_on", "since")
 		case "do":
 			// "What does my sister's husband do?" asks for a job; in "What
-			// instrument do I play?" "do" is only the auxiliary.
-			if aux && slices.Contains(ws, "what") {
+			// instrument do I play?" "do" is only the auxiliary, and in
+			// "What sport do I do?" "what" is the sport, not the work.
+			if aux && asksWhatDone(ws) {
 				out = append(out, "works", "job", "occupation", "profession")
 			}
 		}
@@ -387,6 +406,18 @@ func questionHints(ws []string) []string {
 		}
 	}
 	return out
+}
+
+// asksWhatDone reports whether "what" is itself the object of the
+// question's do ("what do I do", "what does Sam do"), not a determiner of
+// one ("what sport do I do").
+func asksWhatDone(ws []string) bool {
+	for i := 0; i+1 < len(ws); i++ {
+		if ws[i] == "what" && (ws[i+1] == "do" || ws[i+1] == "does" || ws[i+1] == "did") {
+			return true
+		}
+	}
+	return false
 }
 
 // relationSignal builds the relation signal: the scores of the facts about

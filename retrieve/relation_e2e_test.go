@@ -266,3 +266,30 @@ func TestSearchIssueExample(t *testing.T) {
 		t.Errorf("work: first %q, want Stripe first", memories(work.Results))
 	}
 }
+
+// TestSearchComposedRole: "my daughter's husband" finds the son-in-law the
+// user named as such, though no fact says whom he married; with the two
+// steps known instead, it goes through the daughter.
+func TestSearchComposedRole(t *testing.T) {
+	w := newWorld(t, hashEmbedder{Dim: 256})
+	sc := lore.Scope{TenantID: "t1", UserID: "tomasz"}
+	user := w.entity(sc, "user", lore.UserEntityType)
+	agnieszka := w.entity(sc, "Agnieszka", "person")
+	pawel := w.entity(sc, "Paweł", "person")
+	epDaughter := w.episode(sc, 0, "", "My daughter Agnieszka lives in Szczecin now.", nil)
+	epPawel := w.episode(sc, 1, "", "My son-in-law Paweł is a ship electrician at the shipyard.", nil)
+	w.fact(sc, 0, user, "has_daughter", agnieszka, "", "Agnieszka is user's daughter", epDaughter)
+	w.fact(sc, 0, agnieszka, "lives_in", nil, "Szczecin", "user's daughter Agnieszka lives in Szczecin", epDaughter)
+	w.fact(sc, 1, user, "has_son_in_law", pawel, "", "Paweł is user's son-in-law", epPawel)
+	w.fact(sc, 1, pawel, "works_as", nil, "ship electrician", "Paweł works as a ship electrician", epPawel)
+	resp := search(t, w.pipeline(), retrieve.Request{Scope: sc, Query: "What is my daughter's husband's job?", Explain: true})
+	r := rank(resp.Results, "Paweł works as a ship electrician")
+	if r == 0 || r > 2 {
+		t.Fatalf("Paweł's job at %d, want in the top 2: %q", r, memories(resp.Results))
+	}
+	// The relation reaches him: without the composition nothing says he
+	// is the daughter's husband.
+	if d := resp.Results[r-1].ScoreDetails; d[retrieve.SignalRelation] < 0.5 {
+		t.Errorf("Paweł's job score details %v, want a relation score", d)
+	}
+}

@@ -22,11 +22,7 @@ func parseRoles(data string) map[string][]string {
 	out := map[string][]string{}
 	lines := map[string][]string{} // word → the words of its line
 	groups := map[string][]string{}
-	for _, line := range strings.Split(data, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
+	for line := range dataLines(data) {
 		left, right, _ := strings.Cut(line, "=")
 		ws := strings.Fields(left)
 		for _, w := range ws {

@@ -1,0 +1,60 @@
+package retrieve
+
+import (
+	_ "embed"
+	"strings"
+)
+
+// compositionData is the role composition list; role_compositions.txt says
+// where it comes from.
+//
+//go:embed role_compositions.txt
+var compositionData string
+
+// roleCompositions maps two canonical roles ("daughter husband") to the one
+// role they compose (son_in_law).
+var roleCompositions = parseCompositions(compositionData)
+
+// roleCanon maps a role word of roles.txt to the first word of its line
+// ("mom" → mother), the word compositions are written in.
+var roleCanon = canonicalRoles(roleData)
+
+func parseCompositions(data string) map[string]string {
+	out := map[string]string{}
+	for line := range dataLines(data) {
+		pair, composed, ok := strings.Cut(line, "=")
+		if !ok {
+			continue
+		}
+		out[strings.Join(strings.Fields(pair), " ")] = strings.TrimSpace(composed)
+	}
+	return out
+}
+
+func canonicalRoles(data string) map[string]string {
+	out := map[string]string{}
+	for line := range dataLines(data) {
+		left, _, _ := strings.Cut(line, "=")
+		ws := strings.Fields(left)
+		for _, w := range ws {
+			out[w] = ws[0]
+		}
+	}
+	return out
+}
+
+// composedRole returns the role that first then second compose ("daughter"
+// then "husband": son_in_law), or nil.
+func composedRole(first, second []string) []string {
+	canon := func(role []string) string {
+		w := singular(strings.Join(role, "_"))
+		if c, ok := roleCanon[w]; ok {
+			return c
+		}
+		return w
+	}
+	if c, ok := roleCompositions[canon(first)+" "+canon(second)]; ok {
+		return []string{c}
+	}
+	return nil
+}
