@@ -113,7 +113,7 @@ func (c *collector) antecedentFor(speaker string, g byte) string {
 // those the sentence names ahead of the pronoun ("My son Mateo is bringing
 // his girlfriend Keisha, and my brother Ernesto…": his is Mateo's).
 func (c *collector) resolvePronouns(s, speaker string, before []antecedent) string {
-	if len(c.antes[speaker]) == 0 {
+	if len(c.antes[speaker]) == 0 && !subjPronounRe.MatchString(s) {
 		return s
 	}
 	upTo := func(prefix string, g byte) string {
@@ -146,7 +146,12 @@ func (c *collector) resolvePronouns(s, speaker string, before []antecedent) stri
 		if m[6] == m[7] && (strings.HasPrefix(rest, "'") || strings.HasPrefix(rest, "’")) {
 			continue // "she'll", "he'd": left as said
 		}
-		ref := upTo(s[:m[4]], pronounGender(s[m[4]:m[5]]))
+		var ref string
+		if lead := c.unknownLead(s[:m[4]]); lead != "" {
+			ref = lead
+		} else {
+			ref = upTo(s[:m[4]], pronounGender(s[m[4]:m[5]]))
+		}
 		if ref == "" {
 			continue
 		}
@@ -162,6 +167,18 @@ func (c *collector) resolvePronouns(s, speaker string, before []antecedent) stri
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// unknownLead returns the name a sentence opens with when nobody has named
+// it before, or "": "Reks will be happy with the sausages, he is our dog"
+// is about Reks, whoever the speaker named earlier, so its "he" is Reks,
+// not the last person named.
+func (c *collector) unknownLead(prefix string) string {
+	w := firstWord(prefix)
+	if t := c.typeOf(w); w == "" || !startsUpper(w) || isStopName(w) || (t != "" && t != "entity" && t != "pet") || !nameLike(strings.ToLower(w)) {
+		return ""
+	}
+	return w
 }
 
 // noteAntecedents records the people a sentence of speaker names, in the
@@ -197,6 +214,11 @@ func (c *collector) noteAntecedents(s, speaker string) {
 	}
 	for _, m := range isMyRoleRe.FindAllStringSubmatchIndex(s, -1) {
 		add(m[2], s[m[2]:m[3]], s[m[4]:m[5]])
+	}
+	// "Daughter Dana studies architecture": a role word and a name open
+	// the sentence, the "my" left out.
+	if m := bareRoleRe.FindStringSubmatchIndex(s); m != nil {
+		add(m[4], s[m[4]:m[5]], s[m[2]:m[3]])
 	}
 	for _, m := range pronounNameRe.FindAllStringSubmatchIndex(s, -1) {
 		name := s[m[4]:m[5]]

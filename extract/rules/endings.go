@@ -474,7 +474,7 @@ func (c *collector) endRoles(subject, subjectType string, roles []string, name s
 }
 
 // partnerRoles are the roles a break-up ends.
-var partnerRoles = []string{"girlfriend", "boyfriend", "partner", "fiance", "fiancee", "fiancé", "fiancée", "wife", "husband", "spouse"}
+var partnerRoles = []string{"girlfriend", "boyfriend", "partner", "fiance", "fiancee", "wife", "husband", "spouse"}
 
 // breakUp ends the speaker's dating name and the partner role they gave
 // them ("Chloe and I broke up": Chloe is no longer user's girlfriend).

@@ -154,6 +154,11 @@ func TestExtractIssueExamples(t *testing.T) {
 			want: []triple{{s: "user", p: "has_doctor", o: "Dr. Whitcombe", ended: true}},
 		},
 		{
+			name: "a place before a role with its own name", text: "can u help me plan a trip? im in leipzig, my girlfriend jana wants to go somewhere by train.",
+			want:  []triple{{s: "user", p: "has_girlfriend", o: "Jana"}},
+			never: []triple{{s: "user", p: "has_girlfriend", o: "Leipzig"}, {s: "user", p: "dates", o: "Leipzig"}},
+		},
+		{
 			name: "a friend who retired stays one", text: "My friend Tom retired last year.",
 			want: []triple{{s: "user", p: "has_friend", o: "Tom"}},
 		},
@@ -283,5 +288,28 @@ func TestNewHolderReplaces(t *testing.T) {
 		if !found {
 			t.Errorf("%q: no (%s %s) in%s", tt.text, tt.pred, tt.obj, describe(ex))
 		}
+	}
+}
+
+// TestPronounAfterUnknownLead: a sentence that opens with a name nobody has
+// named is about that name; its "he" is not the last person named before.
+func TestPronounAfterUnknownLead(t *testing.T) {
+	at := time.Date(2024, 3, 11, 10, 0, 0, 0, time.UTC)
+	ex := extractMsgs(t, "My daughter Zosia comes home with her boyfriend Bartek. Bartek is an electrician. || Reks will be happy with the leftover sausages anyway, he is our dog, very old now.", at, nil)
+	if findFact(ex, "user", "has_dog", "Bartek") != nil {
+		t.Errorf("Bartek made the user's dog:%s", describe(ex))
+	}
+	if findFact(ex, "user", "has_dog", "Reks") == nil {
+		t.Errorf("no (user, has_dog, Reks):%s", describe(ex))
+	}
+}
+
+// TestPronounAfterBareRole: "Daughter Dana studies …" names an antecedent
+// for a later "her", though "my" was left out.
+func TestPronounAfterBareRole(t *testing.T) {
+	at := time.Date(2024, 3, 11, 10, 0, 0, 0, time.UTC)
+	ex := extractMsgs(t, "Budget question. Daughter Dana studies architecture in Prague, 2nd year. || Also her boyfriend Tomáš is a sound engineer.", at, nil)
+	if findFact(ex, "Dana", "has_boyfriend", "Tomáš") == nil {
+		t.Errorf("no (Dana, has_boyfriend, Tomáš):%s", describe(ex))
 	}
 }

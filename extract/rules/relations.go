@@ -148,6 +148,11 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 		if rest := sentence[m[1]:]; strings.HasPrefix(rest, "'s") || strings.HasPrefix(rest, "’s") {
 			continue
 		}
+		// "I'm in Leipzig, my girlfriend Jana wants…": the role has its
+		// own name, and a place was named before it.
+		if placeBefore(sentence[:m[2]]) || nameAfterRe.MatchString(sentence[m[1]:]) {
+			continue
+		}
 		add(c.relationFact(subject, subjectType, sentence[m[4]:m[5]], sentence[m[2]:m[3]], ref))
 	}
 	newHolder := func(role, name string) {
@@ -262,6 +267,23 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 		third(m, "works_at", "works at", "organization")
 	}
 	return facts
+}
+
+// nameAfterRe is a name right after a role word: "my girlfriend Jana".
+var nameAfterRe = regexp.MustCompile(`^,?\s+\p{Lu}\p{Ll}`)
+
+// placeBefore reports whether text ends with a preposition of place, so
+// the name that follows it is a place: "in Leipzig", "from Porto".
+func placeBefore(text string) bool {
+	f := strings.Fields(text)
+	if len(f) == 0 {
+		return false
+	}
+	switch strings.ToLower(f[len(f)-1]) {
+	case "in", "at", "from", "to", "near", "around", "into":
+		return true
+	}
+	return false
 }
 
 // dropOpener drops a capitalised sentence opener the name pattern took
