@@ -43,6 +43,9 @@ type pathElem struct {
 	key   string
 	index int
 	array bool
+	// wantKey: the object's next token is a key. The key itself cannot say
+	// so, since "" is a valid key.
+	wantKey bool
 }
 
 // fieldAt walks the JSON tokens of body and names the value, or the object
@@ -50,7 +53,7 @@ type pathElem struct {
 func fieldAt(body []byte, offset int) string {
 	dec := json.NewDecoder(bytes.NewReader(body))
 	var path []pathElem
-	inKeyPos := func() bool { return len(path) > 0 && !path[len(path)-1].array && path[len(path)-1].key == "" }
+	inKeyPos := func() bool { return len(path) > 0 && path[len(path)-1].wantKey }
 	for {
 		start := dec.InputOffset()
 		tok, err := dec.Token()
@@ -59,6 +62,9 @@ func fieldAt(body []byte, offset int) string {
 		}
 		spans := int64(offset) >= start && int64(offset) < dec.InputOffset()
 		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+			if len(path) == 0 {
+				return "" // the decoder refuses a stray closer; be sure
+			}
 			path = path[:len(path)-1]
 			valueDone(path)
 			continue
@@ -66,6 +72,7 @@ func fieldAt(body []byte, offset int) string {
 		if inKeyPos() {
 			// Token in key position: the string is a field name.
 			path[len(path)-1].key = fmt.Sprint(tok)
+			path[len(path)-1].wantKey = false
 			if spans {
 				return render(path) + " (a field name)"
 			}
@@ -77,7 +84,7 @@ func fieldAt(body []byte, offset int) string {
 		}
 		switch tok {
 		case json.Delim('{'):
-			path = append(path, pathElem{})
+			path = append(path, pathElem{wantKey: true})
 		case json.Delim('['):
 			path = append(path, pathElem{array: true, index: -1})
 		default:
@@ -93,7 +100,7 @@ func fieldAt(body []byte, offset int) string {
 // complete, so the next token there is a key.
 func valueDone(path []pathElem) {
 	if len(path) > 0 && !path[len(path)-1].array {
-		path[len(path)-1].key = ""
+		path[len(path)-1].key, path[len(path)-1].wantKey = "", true
 	}
 }
 
