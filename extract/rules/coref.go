@@ -175,10 +175,16 @@ func (c *collector) resolvePronouns(s, speaker string, before []antecedent) stri
 // not the last person named.
 func (c *collector) unknownLead(prefix string) string {
 	w := firstWord(prefix)
-	if t := c.typeOf(w); w == "" || !startsUpper(w) || isStopName(w) || (t != "" && t != "entity" && t != "pet") || !nameLike(strings.ToLower(w)) {
+	if w == "" || !startsUpper(w) || isStopName(w) || !nameLike(strings.ToLower(w)) {
 		return ""
 	}
-	return w
+	// A known person or place is left to the antecedents; a pet or an
+	// untyped name is who the sentence is about.
+	switch c.typeOf(w) {
+	case "", "entity", "pet":
+		return w
+	}
+	return ""
 }
 
 // noteAntecedents records the people a sentence of speaker names, in the

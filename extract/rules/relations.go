@@ -27,13 +27,13 @@ var (
 	}()
 	// "my sister Emma", "my sister, Emma", "my dog named Rex", "my sister's name is Emma"
 	myRoleRe = regexp.MustCompile(`(?i:\b(my|our)\s+` + roleAdj + `(` + roleAlt + `)(?:'s name is|’s name is|,|\s+(?:is\s+)?named|\s+(?:is\s+)?called|\s+is)?)\s+` + nameRe)
-	// "a puppy named Biscuit", "his daughter called Lily"
 	// "my new doctor here is Dr. Iyer", "the new landlord is Sakamoto
-	// Realty", "New GP here is Dr Patel", "Madame Roux, my new
-	// accountant": a new holder of a role
-	// people hold one of at a time (data/roles.txt "one") replaces the old.
+	// Realty", "New GP here is Dr Patel", "Madame Roux, my new accountant":
+	// a new holder of a role people hold one of at a time (data/roles.txt
+	// "one") replaces the old.
 	newHolderRe      = regexp.MustCompile(`(?i:(?:\b(?:my|our|the)\s+|^\s*)new\s+(` + roleAlt + `)(?:\s+(?:here|now|there))?(?:\s+is(?:\s+now)?|,))\s+` + nameRe)
 	newHolderAfterRe = regexp.MustCompile(nameRe + `(?:\s+is|,)\s+(?i:(?:now\s+)?(?:my|our)\s+new\s+(` + roleAlt + `))\b`)
+	// "a puppy named Biscuit", "his daughter called Lily"
 	// "a golden retriever puppy named Maple": a pet with words before its
 	// kind.
 	namedPetRe  = regexp.MustCompile(`(?i:\b(a|an|the|my|our)\s+(?:[\p{L}-]+\s+){1,3}?(` + petAlt + `)\s+(?:named|called))\s+` + nameRe)
