@@ -15,10 +15,6 @@ var compositionData string
 // role they compose (son_in_law).
 var roleCompositions = parseCompositions(compositionData)
 
-// roleCanon maps a role word of roles.txt to the first word of its line
-// ("mom" → mother), the word compositions are written in.
-var roleCanon = canonicalRoles(roleData)
-
 func parseCompositions(data string) map[string]string {
 	out := map[string]string{}
 	for line := range dataLines(data) {
@@ -27,18 +23,6 @@ func parseCompositions(data string) map[string]string {
 			continue
 		}
 		out[strings.Join(strings.Fields(pair), " ")] = strings.TrimSpace(composed)
-	}
-	return out
-}
-
-func canonicalRoles(data string) map[string]string {
-	out := map[string]string{}
-	for line := range dataLines(data) {
-		left, _, _ := strings.Cut(line, "=")
-		ws := strings.Fields(left)
-		for _, w := range ws {
-			out[w] = ws[0]
-		}
 	}
 	return out
 }

@@ -15,11 +15,15 @@ var roleData string
 // predicates a relation fact naming that role may carry: has_<role> for the
 // role and its synonyms, the roles a group word stands for, and the other
 // predicates listed with "@".
-var roleTable = parseRoles(roleData)
+//
+// roleCanon maps a role word to the first word of its line ("mom" →
+// mother), the word role_compositions.txt is written in.
+var roleTable, roleCanon = parseRoles(roleData)
 
 // parseRoles reads the format roles.txt describes.
-func parseRoles(data string) map[string][]string {
+func parseRoles(data string) (table map[string][]string, canon map[string]string) {
 	out := map[string][]string{}
+	canon = map[string]string{}
 	lines := map[string][]string{} // word → the words of its line
 	groups := map[string][]string{}
 	for line := range dataLines(data) {
@@ -28,6 +32,7 @@ func parseRoles(data string) map[string][]string {
 		for _, w := range ws {
 			lines[w] = ws
 			groups[w] = strings.Fields(right)
+			canon[w] = ws[0]
 		}
 	}
 	add := func(set []string, preds ...string) []string {
@@ -57,7 +62,7 @@ func parseRoles(data string) map[string][]string {
 		}
 		out[w] = preds
 	}
-	return out
+	return out, canon
 }
 
 // rolePredicates returns the predicates a relation fact for the role words

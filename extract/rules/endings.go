@@ -1,9 +1,7 @@
 package rules
 
 import (
-	"maps"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
@@ -452,7 +450,7 @@ func (c *collector) holdersLeft(subject, subjectType, sentence string, ref time.
 	var out []lore.ExtractedFact
 	for _, m := range holderLeftRe.FindAllStringSubmatch(sentence, -1) {
 		if !isStopName(m[1]) && !isPronoun(m[1]) {
-			out = append(out, c.endRoles(subject, subjectType, slices.Sorted(maps.Keys(oneHolderRoles)), dropOpener(m[1]), ref)...)
+			out = append(out, c.endRoles(subject, subjectType, oneHolderRoleList, dropOpener(m[1]), ref)...)
 		}
 	}
 	return out

@@ -2,6 +2,8 @@ package rules
 
 import (
 	"embed"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -66,6 +68,9 @@ var (
 	roleWords, petRoles, roleAliases, oneHolderRoles = readRoles()
 	endings                                          = readEndings()
 	occupations, occupationSuffixes                  = readOccupations()
+	// oneHolderRoleList is oneHolderRoles in a fixed order, for endings
+	// that try each.
+	oneHolderRoleList = slices.Sorted(maps.Keys(oneHolderRoles))
 )
 
 func listSet(list []string) map[string]bool {
