@@ -10,13 +10,33 @@ import (
 )
 
 // Changes a relational question needs: what someone drives, which editor
-// they use, what they study, what they do instead of what they stopped.
-// Kinds of things come from data/things.txt (car makes, editors).
+// and phone they use, what they study, what they do instead of what they
+// stopped. Kinds of things come from data/things.txt (car makes, editors,
+// phone lines).
 
 var (
 	thingKinds = readThings()
 	carAlt     = thingAlt("car")
 	editorAlt  = thingAlt("editor")
+	phoneAlt   = thingAlt("phone")
+	// A phone line and its model words: "iPhone 14 Pro", "galaxy s23",
+	// "Tecno Camon 19", "Redmi Note 12". Capitalised words count only
+	// before a number, so "an iPhone Last week" stops at "iPhone".
+	phoneName = `((?i:` + phoneAlt + `)\b(?:\s+(?:\p{L}*\d[\p{L}\d]*|(?i:pro|max|ultra|plus|mini|lite|fe|se|note|fold|flip|edge)\b|(?-i:\p{Lu}\p{L}+)\s+\p{L}*\d[\p{L}\d]*)){0,3})`
+	// The article goes, the words that describe it stay: "my old Nokia".
+	phoneAdj    = `(?i:(?:a|an|the|my)\s+)?((?i:(?:new|used|refurbished|second-hand|secondhand|old|cheap|brand\s+new)\s+)*)`
+	phoneOnlyRe = regexp.MustCompile(phoneName)
+	// "my pixel died, replaced it w a nokia x30"
+	phoneSwapRe = regexp.MustCompile(`(?i:\breplaced\s+(?:it|that|mine|(?:the|my)\s+(?:old\s+)?phone)\s+(?:with|w/?)\s+)` + phoneAdj + phoneName)
+	// "I got a galaxy s23", "switched to a Pixel 8", "I use an iPhone 12"
+	phoneRe = regexp.MustCompile(subj + `(?:have|has|got|get|bought|use|uses|using|own|owns|ordered|(?:switched|changed|upgraded|moved)\s+to|went\s+(?:with|for)|picked\s+up)\s+` + phoneAdj + phoneName)
+	// "my phone is a Tecno Camon 19", "my phone's an iPhone 12"
+	phoneIsRe = regexp.MustCompile(`(?i:\bmy\s+(?:new\s+|current\s+)?(?:phone|mobile|cell\s*phone|smartphone)(?:'s|’s|\s+is)\s+)` + phoneAdj + phoneName)
+	// "Emeka gave me an iPhone 14": the speaker's phone, whoever paid.
+	phoneGiftRe = regexp.MustCompile(`(?i:\b(?:gave|got|bought|handed)\s+me\s+(?:his\s+|her\s+|their\s+)?)` + phoneAdj + phoneName)
+	// "my pixel 6 finally died", "my phone got stolen": the phone in use
+	// ends.
+	phoneGoneRe = regexp.MustCompile(`(?i:\bmy\s+(?:old\s+)?)(?:` + phoneName + `|(?i:phone|mobile|cell\s*phone|smartphone))(?i:\s+(?:finally\s+|just\s+|completely\s+)?(?:died|is\s+dead|broke|got\s+stolen|was\s+stolen|stopped\s+working|gave\s+up))\b`)
 
 	// "I drive a 2012 Honda Civic"
 	driveRe = regexp.MustCompile(subj + `(?:drive|drives|driving|own|owns|have|has|got|bought|leased|picked\s+up|(?:switched|changed|upgraded|moved)\s+to)\s+(?:a\s+|an\s+|the\s+|my\s+)?(?:new\s+|used\s+|second-hand\s+|secondhand\s+|old\s+|\d{4}\s+)*((?i:` + carAlt + `)\b(?-i:\s+[\p{Lu}\d][\p{L}\d-]*){0,3})`)
@@ -72,7 +92,7 @@ func kindOf(s string) string {
 		return k
 	}
 	if f := strings.Fields(l); len(f) > 0 {
-		if k := thingKinds[f[0]]; k == "car" {
+		if k := thingKinds[f[0]]; k == "car" || k == "phone" {
 			return k
 		}
 		if k := thingKinds[f[len(f)-1]]; k == "field" {
@@ -107,6 +127,7 @@ func (c *collector) changeFacts(subject, subjectType, clause string, ref time.Ti
 	if m := editorRe.FindStringSubmatch(clause); m != nil {
 		cur("uses_editor", "uses the editor", m[1])
 	}
+	out = append(out, c.phoneFacts(subject, subjectType, clause, ref)...)
 	if m := majorRe.FindStringSubmatch(clause); m != nil {
 		if from := cleanEnd(m[1]); from != "" {
 			out = append(out, ended(subject, subjectType, "major", "studies", c.priorObject(subject, "major", from), false, "", ref))
@@ -133,6 +154,45 @@ func (c *collector) changeFacts(subject, subjectType, clause string, ref time.Ti
 		}
 	}
 	return out
+}
+
+// phoneFacts finds the phone the speaker uses ("I got a galaxy s23", "my
+// phone is a Tecno Camon 19", "Emeka gave me an iPhone 14") and the one
+// that stopped ("my pixel 6 finally died").
+func (c *collector) phoneFacts(subject, subjectType, clause string, ref time.Time) []lore.ExtractedFact {
+	var out []lore.ExtractedFact
+	if m := phoneGoneRe.FindStringSubmatch(clause); m != nil {
+		if old := c.priorObject(subject, "uses_phone", strings.TrimSpace(m[1])); old != "" {
+			out = append(out, ended(subject, subjectType, "uses_phone", "uses the phone", old, false, "", ref))
+		}
+	}
+	for _, re := range []*regexp.Regexp{phoneSwapRe, phoneRe, phoneIsRe, phoneGiftRe} {
+		if m := re.FindStringSubmatch(clause); m != nil && !commonWordPhone(m[2]) {
+			out = append(out, phoneFact(subject, subjectType, m[1], m[2], ref))
+			break
+		}
+	}
+	return out
+}
+
+// commonWordPhone reports a phone line named without a model whose name is
+// also an everyday word ("a pixel art class", "poco a poco").
+func commonWordPhone(name string) bool {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "pixel", "galaxy", "poco", "vivo", "itel", "nothing":
+		return true
+	}
+	return false
+}
+
+// phoneFact states the phone someone uses, described as the speaker did
+// ("an old Nokia").
+func phoneFact(subject, subjectType, described, phone string, ref time.Time) lore.ExtractedFact {
+	phone = strings.TrimSpace(strings.TrimRight(phone, ".,!?;: "))
+	return lore.ExtractedFact{
+		Subject: subject, SubjectType: subjectType, Predicate: "uses_phone", Object: phone,
+		Text: factText("%s's phone is %s", subject, withArticle(strings.TrimSpace(described+" "+phone))), ValidAt: timePtr(ref), Confidence: 0.75,
+	}
 }
 
 // studyNot are words after "studying" that are not a field of study.

@@ -42,7 +42,7 @@ var (
 	fromToRe = regexp.MustCompile(endSubj + `(?i:(moved|relocated|switched|changed|went|upgraded))\s+(?:back\s+)?(?i:from)\s+(.+?)\s+(?i:to)\s+(.+)`)
 	// "traded in the Volvo for a Kia EV6", "swapped my Civic for a
 	// Corolla", "replaced my Vim with VS Code": the old thing for the new.
-	tradeRe = regexp.MustCompile(endSubj + `(?i:(?:traded|swapped|exchanged)\s+(?:in\s+)?(.+?)\s+for|replaced\s+(.+?)\s+with)\s+(.+)`)
+	tradeRe = regexp.MustCompile(endSubj + `(?i:(?:traded|swapped|exchanged)\s+(?:in\s+)?(.+?)\s+for|replaced\s+(.+?)\s+(?:with|w/?))\s+(.+)`)
 )
 
 // tradeFacts ends the old value and states the new one of a trade ("traded
@@ -59,7 +59,7 @@ func (c *collector) tradeFacts(subject, subjectType, clause string, ref time.Tim
 		return nil
 	}
 	pred, said := "", ""
-	for _, p := range []struct{ pred, said string }{{"drives", "drives a"}, {"uses_editor", "uses the editor"}, {"does", "does"}} {
+	for _, p := range []struct{ pred, said string }{{"drives", "drives a"}, {"uses_editor", "uses the editor"}, {"uses_phone", "uses the phone"}, {"does", "does"}} {
 		if old, ok := c.prior(subject, p.pred, from); ok {
 			pred, said, from = p.pred, p.said, old
 			break
@@ -71,9 +71,25 @@ func (c *collector) tradeFacts(subject, subjectType, clause string, ref time.Tim
 			pred, said = "drives", "drives a"
 		case "editor":
 			pred, said = "uses_editor", "uses the editor"
+		case "phone":
+			pred, said = "uses_phone", "uses the phone"
 		default:
 			return nil
 		}
+		if isPronoun(from) {
+			// "replaced it with a fairphone 5": the one held before.
+			from = c.priorObject(subject, pred, "")
+		}
+	}
+	if pred == "uses_phone" {
+		if m := phoneOnlyRe.FindStringSubmatch(to); m != nil {
+			to = m[1] // "a fairphone 5. how do I…" is the Fairphone 5
+		}
+		out := []lore.ExtractedFact{phoneFact(subject, subjectType, "", to, ref)}
+		if from != "" {
+			out = append([]lore.ExtractedFact{ended(subject, subjectType, pred, said, from, false, "", ref)}, out...)
+		}
+		return out
 	}
 	old := ended(subject, subjectType, pred, strings.TrimSuffix(said, " a"), from, false, "", ref)
 	return []lore.ExtractedFact{old, {
@@ -358,6 +374,9 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 					out = append(out, ended(subject, subjectType, "drives", "drives", car, false, "", ref))
 				} else if kindOf(obj) == "car" || strings.EqualFold(obj, "car") {
 					out = append(out, ended(subject, subjectType, "drives", "drives", c.priorObject(subject, "drives", ""), false, "", ref))
+				} else if m := phoneOnlyRe.FindStringSubmatch(obj); m != nil {
+					phone := c.priorObject(subject, "uses_phone", strings.TrimSpace(m[1]))
+					out = append(out, ended(subject, subjectType, "uses_phone", "uses the phone", phone, false, "", ref))
 				}
 			}
 		case kind == "partner":
