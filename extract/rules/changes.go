@@ -243,3 +243,27 @@ func sharedSubject(clause string) string {
 	}
 	return "I " + m[1]
 }
+
+var (
+	// "I teach year 4 at Whakarewa School here in Rotorua": the speaker
+	// lives where they say "here" is.
+	hereInRe = regexp.MustCompile(`(?i)\b(?:i|we)\b[^.!?;]*?\bhere\s+in\s+(?:the\s+)?(?-i:(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?))`)
+	// A visit is not where someone lives.
+	visitWordsRe = regexp.MustCompile(`(?i)\b(?:visit|visiting|trip|holiday|holidays|vacation|conference|for\s+the\s+(?:week|weekend)|for\s+a\s+(?:few\s+)?(?:days|weeks?)|staying|hotel|layover|passing\s+through)\b`)
+)
+
+// hereInFacts states where the speaker lives from "here in <place>".
+func (c *collector) hereInFacts(subject, subjectType, sentence string, ref time.Time) []lore.ExtractedFact {
+	m := hereInRe.FindStringSubmatch(sentence)
+	if m == nil || visitWordsRe.MatchString(sentence) || isTemporalWord(strings.ToLower(m[1])) || isStopName(m[1]) {
+		return nil
+	}
+	if _, ok := c.prior(subject, "lives_in", m[1]); ok {
+		return nil // said before; nothing new
+	}
+	place := c.entity(m[1], "place")
+	return []lore.ExtractedFact{{
+		Subject: subject, SubjectType: subjectType, Predicate: "lives_in", Object: place, ObjectIsEntity: true, ObjectType: "place",
+		Text: factText("%s lives in %s", subject, place), ValidAt: timePtr(ref), Confidence: 0.7,
+	}}
+}

@@ -12,12 +12,7 @@ import (
 func TestPhones(t *testing.T) {
 	at := time.Date(2024, 3, 4, 9, 0, 0, 0, time.UTC)
 	held := []*lore.Fact{{Subject: "user", Predicate: "uses_phone", Object: "Moto G"}}
-	tests := []struct {
-		name, text string
-		cands      []*lore.Fact
-		want       []triple
-		never      []triple
-	}{
+	runTripleCases(t, at, []tripleCase{
 		{name: "bought", text: "I finally bought a refurbished Pixel 7a last week, the battery is great",
 			want: []triple{{s: "user", p: "uses_phone", o: "Pixel 7a"}}},
 		{name: "my phone is", text: "My phone is an old Redmi Note 9 so the app is slow",
@@ -34,10 +29,5 @@ func TestPhones(t *testing.T) {
 			want: []triple{{s: "user", p: "uses_phone", o: "Moto G", ended: true}}},
 		{name: "not a phone", text: "I have a pixel art class on Mondays and we watched Galaxy Quest",
 			never: []triple{{s: "user", p: "uses_phone", o: "pixel"}, {s: "user", p: "uses_phone", o: "pixel art"}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			checkTriples(t, extractMsgs(t, tt.text, at, tt.cands), tt.want, tt.never)
-		})
-	}
+	})
 }

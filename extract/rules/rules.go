@@ -424,6 +424,12 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 		for _, f := range c.lastDay(subject, speakerType, expanded, ref) {
 			add(f)
 		}
+		for _, f := range c.scheduleFacts(subject, speakerType, expanded, ref) {
+			add(f)
+		}
+		for _, f := range c.hereInFacts(subject, speakerType, expanded, ref) {
+			add(f)
+		}
 		// Jobs of the speaker are statements about them (the sentence's
 		// triple when it has no other); named people's are facts of their
 		// own.
@@ -650,14 +656,20 @@ func (c *collector) statements(subject, subjectType, sentence string, spans []te
 }
 
 // statementBeforeQuestion returns the clauses of a sentence ending in "?"
-// before a trailing question ("…, any tips?", "…, should I worry?"), when
-// they hold at least minStatementWords words, or "".
+// before a trailing question ("…, any tips?", "…, should I worry?", "… —
+// can you help me plan it?"), when they hold at least minStatementWords
+// words, or "".
 func statementBeforeQuestion(s string) string {
-	i := strings.LastIndex(s, ", ")
+	i, sep := -1, 0
+	for _, d := range []string{", ", "; ", " — ", " – ", " - "} {
+		if j := strings.LastIndex(s, d); j > i {
+			i, sep = j, len(d)
+		}
+	}
 	if i < 0 {
 		return ""
 	}
-	head, tail := strings.TrimSpace(s[:i]), lowerWords(s[i+2:])
+	head, tail := strings.TrimSpace(s[:i]), lowerWords(s[i+sep:])
 	if len(tail) == 0 || !questionOpeners[tail[0]] || len(lowerWords(head)) < minStatementWords {
 		return ""
 	}

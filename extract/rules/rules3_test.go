@@ -324,3 +324,21 @@ func checkTriples(t *testing.T, ex *lore.Extraction, want, never []triple) {
 		}
 	}
 }
+
+// tripleCase is one message batch and the triples it must and must never
+// give, with the stored facts the extractor is shown.
+type tripleCase struct {
+	name, text  string
+	cands       []*lore.Fact
+	want, never []triple
+}
+
+// runTripleCases runs each case as a subtest at the time at.
+func runTripleCases(t *testing.T, at time.Time, cases []tripleCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			checkTriples(t, extractMsgs(t, tc.text, at, tc.cands), tc.want, tc.never)
+		})
+	}
+}
