@@ -37,3 +37,19 @@ func TestStatementBeforeQuestion(t *testing.T) {
 		}
 	}
 }
+
+// TestLeftOutSubject: an opening adverb or verb means the speaker left out
+// "I", unless the next word is the sentence's own subject.
+func TestLeftOutSubject(t *testing.T) {
+	for in, want := range map[string]bool{
+		"Just got back from Rome":                    true,
+		"also went to the gym with Sara":             true,
+		"Also keto did not suit me":                  false,
+		"also sundays I'm at my dad's":               false,
+		"Finally the landlord was fixing the boiler": false,
+	} {
+		if got := leftOutSubject(in); got != want {
+			t.Errorf("leftOutSubject(%q) = %v, want %v", in, got, want)
+		}
+	}
+}

@@ -401,6 +401,9 @@ func leftOutSubject(s string) bool {
 		if i > 0 && (startsUpper(w) || notSubjectless[lw] || isTemporalWord(strings.TrimSuffix(lw, "s"))) {
 			return false // "also sundays I'm at my dad's": no verb left out
 		}
+		if i > 0 && i+1 < len(locs) && subjectAux[strings.ToLower(s[locs[i+1][0]:locs[i+1][1]])] {
+			return false // "also keto did not suit me": keto is the subject
+		}
 		if lw == "been" {
 			// "Been practicing hard", not "Been a while".
 			return i+1 < len(locs) && strings.HasSuffix(strings.ToLower(s[locs[i+1][0]:locs[i+1][1]]), "ing")
@@ -413,6 +416,10 @@ func leftOutSubject(s string) bool {
 // gerundSubjectRe is a sentence whose opening -ing phrase is followed, in
 // its first clause, by the verb it is the subject of.
 var gerundSubjectRe = regexp.MustCompile(`(?i)^\p{L}+ing\b[^,;:.!?–—]*?\s(?:is|was|has|had|can|could|will|would|makes|made|keeps|kept|helps|helped|gives|gave|takes|took|feels|felt|seems|seemed|must|might|should)\b`)
+
+// subjectAux are verbs that follow a sentence's own subject: after an
+// opening adverb, the word before one is that subject.
+var subjectAux = listSet(strings.Fields(`is was are were did does didn doesn isn wasn has had hasn will would can could`))
 
 // notSubjectless are words that, after an opening adverb, start the
 // sentence's own subject.
