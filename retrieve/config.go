@@ -202,6 +202,12 @@ type Config struct {
 	// 0.717; probe_d, probe_i, probe_j unchanged); tune 0.944 and validate
 	// 0.984 unchanged.
 	EndingCue float64 `json:"ending_cue"`
+	// ChangeCue multiplies by 1 + ChangeCue the user turns among the
+	// ChangeCueTop best candidate turns that say a value changed
+	// (change_cues.txt) when the query asks what holds for the user now;
+	// 0: off.
+	ChangeCue    float64 `json:"change_cue"`
+	ChangeCueTop int     `json:"change_cue_top"`
 	// OtherSubject multiplies by OtherSubject the candidates a query about
 	// the user alone matches only where they speak of someone else (a
 	// fact of another subject, a turn whose topic words stand in clauses
@@ -304,6 +310,8 @@ func DefaultConfig() Config {
 		CurrentRecency:      0.6,
 		PresentRecency:      0.2,
 		EndingCue:           0.3,
+		ChangeCue:           0.5,
+		ChangeCueTop:        5,
 		CorrectionCue:       0.3,
 		OtherSubject:        0.5,
 		SelfNoExpansion:     true,

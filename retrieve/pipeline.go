@@ -124,6 +124,9 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	if cfg.EndingCue > 0 && asksStill(a.Words) {
 		applyEndingCue(c, f, a.Terms, cfg.EndingCue)
 	}
+	if cfg.ChangeCue > 0 && cfg.ChangeCueTop > 0 && c.self != nil && (asksCurrent(a.Words) || asksPresent(a.Words)) {
+		applyChangeCue(c, f, cfg.ChangeCueTop, cfg.ChangeCue)
+	}
 	if cfg.CorrectionCue > 0 {
 		applyCorrectionCue(c, f, a.Terms, cfg.CorrectionCue)
 	}
