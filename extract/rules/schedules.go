@@ -53,7 +53,7 @@ func (c *collector) scheduleFacts(subject, subjectType, sentence string, ref tim
 	// night shift moves to Thursdays".
 	state := func(thing, day, text string, ended *lore.ExtractedFact) {
 		thing = strings.ToLower(strings.TrimSpace(thing))
-		if thing == "" || strings.Contains(thing, "'") || len(scheduleKey(thing)) == 0 {
+		if thing == "" || strings.Contains(thing, "'") || len(scheduleKey(thing)) == 0 || notAThing(thing) {
 			return
 		}
 		if ended != nil {
@@ -126,6 +126,18 @@ func ended2(subject, subjectType, object string, ref time.Time) lore.ExtractedFa
 	thing, day, _ := strings.Cut(object, " on ")
 	f.Text = factText("%s's %s: on %s", subject, thing, day)
 	return f
+}
+
+// notAThing reports a captured "thing" that is the rest of a verb phrase:
+// "have been having trouble sleeping", "have already taken the train",
+// "take the dog with me to work".
+func notAThing(thing string) bool {
+	first := strings.Fields(thing)[0]
+	switch first {
+	case "been", "already", "just", "also", "still", "with", "to", "it", "them", "him", "her", "me", "us", "you", "some", "this", "that":
+		return true
+	}
+	return strings.HasSuffix(first, "ed") || strings.HasSuffix(first, "en")
 }
 
 // scheduleKey is the words of a thing that say which one it is: "night

@@ -32,6 +32,8 @@ func TestSchedules(t *testing.T) {
 			want: []triple{{s: "user", p: "schedule", o: "yoga class on Mondays", ended: true}, {s: "user", p: "schedule", o: "yoga on Thursday evenings"}}},
 		{name: "not the old day", text: "We are now closed on Monday, not Sunday, because Sundays got busy", cands: held,
 			want: []triple{{s: "user", p: "schedule", o: "bakery closed on Sunday", ended: true}, {s: "user", p: "schedule", o: "bakery closed on Monday"}}},
+		{name: "auxiliary have", text: "I have been having trouble sleeping on Sundays and I have started meal prepping on Sundays",
+			never: []triple{{s: "user", p: "schedule", o: "been having trouble sleeping on Sundays"}, {s: "user", p: "schedule", o: "started meal prepping on Sundays"}}},
 		{name: "someone else's", text: "My son's practice is on Tuesdays",
 			never: []triple{{s: "user", p: "schedule", o: "son's practice on Tuesdays"}}},
 	})
