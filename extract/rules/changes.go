@@ -216,6 +216,12 @@ func (c *collector) prior(subject, predicate, hint string) (string, bool) {
 		o := lore.NormalizeName(obj)
 		return h == "" || o == h || strings.Contains(" "+o+" ", " "+h+" ")
 	}
+	return c.lastCurrent(subject, predicate, match)
+}
+
+// lastCurrent is the latest current object of subject's predicate, in this
+// extraction or among the stored facts, that match accepts.
+func (c *collector) lastCurrent(subject, predicate string, match func(string) bool) (string, bool) {
 	for i := len(c.ex.Facts) - 1; i >= 0; i-- {
 		f := c.ex.Facts[i]
 		if f.Subject == subject && f.Predicate == predicate && f.InvalidAt == nil && match(f.Object) {

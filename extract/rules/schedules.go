@@ -59,7 +59,7 @@ func (c *collector) scheduleFacts(subject, subjectType, sentence string, ref tim
 		if ended != nil {
 			out = append(out, *ended)
 		} else if old, ok := c.priorSchedule(subject, thing, day); ok {
-			out = append(out, ended2(subject, subjectType, old, ref))
+			out = append(out, endedSchedule(subject, subjectType, old, ref))
 		}
 		obj := thing + " on " + day
 		out = append(out, lore.ExtractedFact{
@@ -70,44 +70,34 @@ func (c *collector) scheduleFacts(subject, subjectType, sentence string, ref tim
 	recurring := func(on, day string) bool {
 		return strings.EqualFold(on, "every") || strings.HasSuffix(strings.Fields(strings.ToLower(day))[0], "s")
 	}
-	switch {
-	case scheduleMovedRe.MatchString(sentence):
-		m := scheduleMovedRe.FindStringSubmatch(sentence)
+	// The speaker's verb for a fact text: "I play" → "plays".
+	said := func(verb string) string {
+		ws := strings.Fields(strings.ToLower(verb))
+		ws[0] = thirdPerson(ws[0])
+		return strings.Join(ws, " ")
+	}
+	if m := scheduleMovedRe.FindStringSubmatch(sentence); m != nil {
 		state(m[1], m[2], subject+" "+m[0], nil)
-	case scheduleMovesRe.MatchString(sentence):
-		m := scheduleMovesRe.FindStringSubmatch(sentence)
+	} else if m := scheduleMovesRe.FindStringSubmatch(sentence); m != nil {
 		state(m[1], m[2], possessed(subject, m[0]), nil)
-	case scheduleNotRe.MatchString(sentence):
-		m := scheduleNotRe.FindStringSubmatch(sentence)
+	} else if m := scheduleNotRe.FindStringSubmatch(sentence); m != nil {
 		if old, ok := c.priorScheduleOn(subject, m[3]); ok {
-			thing := strings.TrimSpace(strings.SplitN(old, " on ", 2)[0])
-			e := ended2(subject, subjectType, old, ref)
+			thing, _, _ := strings.Cut(old, " on ")
+			e := endedSchedule(subject, subjectType, old, ref)
 			state(thing, m[2], subject+"'s "+thing+": "+m[0], &e)
 		}
-	case scheduleIsRe.MatchString(sentence):
-		m := scheduleIsRe.FindStringSubmatch(sentence)
-		hours := strings.TrimSpace(m[2])
-		if hours == "" && !recurring(m[3], m[4]) {
-			return nil
+	} else if m := scheduleIsRe.FindStringSubmatch(sentence); m != nil {
+		hours := strings.ToLower(strings.TrimSpace(m[2]))
+		if hours != "" || recurring(m[3], m[4]) {
+			state(strings.TrimSpace(m[1]+" "+hours), m[4], possessed(subject, m[0]), nil)
 		}
-		thing := m[1]
-		if hours != "" {
-			thing += " " + strings.ToLower(hours)
-		}
-		state(thing, m[4], possessed(subject, m[0]), nil)
-	case scheduleVerbRe.MatchString(sentence):
-		m := scheduleVerbRe.FindStringSubmatch(sentence)
+	} else if m := scheduleVerbRe.FindStringSubmatch(sentence); m != nil {
 		if recurring(m[3], m[4]) {
-			verb := strings.Fields(strings.ToLower(m[1]))
-			verb[0] = thirdPerson(verb[0])
-			state(m[2], m[4], factText("%s %s %s %s %s", subject, strings.Join(verb, " "), strings.ToLower(m[2]), m[3], m[4]), nil)
+			state(m[2], m[4], factText("%s %s %s %s %s", subject, said(m[1]), strings.ToLower(m[2]), m[3], m[4]), nil)
 		}
-	case scheduleDayFirstRe.MatchString(sentence):
-		m := scheduleDayFirstRe.FindStringSubmatch(sentence)
+	} else if m := scheduleDayFirstRe.FindStringSubmatch(sentence); m != nil {
 		if recurring("", m[1]) {
-			verb := strings.Fields(strings.ToLower(m[2]))
-			verb[0] = thirdPerson(verb[0])
-			state(m[3], m[1], factText("%s %s %s on %s", subject, strings.Join(verb, " "), strings.ToLower(m[3]), m[1]), nil)
+			state(m[3], m[1], factText("%s %s %s on %s", subject, said(m[2]), strings.ToLower(m[3]), m[1]), nil)
 		}
 	}
 	return out
@@ -120,8 +110,8 @@ func possessed(subject, span string) string {
 	return subject + "'s " + rest
 }
 
-// ended2 ends a schedule fact by its object.
-func ended2(subject, subjectType, object string, ref time.Time) lore.ExtractedFact {
+// endedSchedule ends a schedule fact by its object.
+func endedSchedule(subject, subjectType, object string, ref time.Time) lore.ExtractedFact {
 	f := ended(subject, subjectType, "schedule", "has", object, false, "", ref)
 	thing, day, _ := strings.Cut(object, " on ")
 	f.Text = factText("%s's %s: on %s", subject, thing, day)
@@ -178,21 +168,4 @@ func (c *collector) priorScheduleOn(subject, day string) (string, bool) {
 		_, on, _ := strings.Cut(strings.ToLower(obj), " on ")
 		return strings.HasPrefix(on, d)
 	})
-}
-
-// lastCurrent is the latest current object of subject's predicate, in this
-// extraction or among the stored facts, that match accepts.
-func (c *collector) lastCurrent(subject, predicate string, match func(string) bool) (string, bool) {
-	for i := len(c.ex.Facts) - 1; i >= 0; i-- {
-		f := c.ex.Facts[i]
-		if f.Subject == subject && f.Predicate == predicate && f.InvalidAt == nil && match(f.Object) {
-			return f.Object, true
-		}
-	}
-	for _, f := range c.candFacts {
-		if f.Subject == subject && f.Predicate == predicate && f.InvalidAt == nil && match(f.Object) {
-			return f.Object, true
-		}
-	}
-	return "", false
 }
