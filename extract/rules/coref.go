@@ -42,6 +42,9 @@ var (
 	// after a conjunction.
 	subjPronounRe = regexp.MustCompile(`(?i)(^|[,;:—–]\s*|\s-\s+|\b(?:and|but|so|because|since|though|cause|cuz|guess|think|know|hope|says|said|mean)\s+)(she|he)(['’]s|\b)`)
 	// "her husband", "his older sister"
+	// "my sister's boyfriend Tom": a person named through an unnamed
+	// relative, who has no graph node but is a "he" for what follows.
+	myRoleChainRe = regexp.MustCompile(`(?i:\b(?:my|our)\s+` + roleAdj + `(?:` + roleAlt + `)['’]s\s+` + roleAdj + `(` + roleAlt + `)(?:,|\s+named|\s+called)?)\s+` + nameRe)
 	possPronounRe = regexp.MustCompile(`(?i)\b(her|his)\s+(` + roleAdj + `(?:` + roleAlt + `))\b`)
 )
 
@@ -178,6 +181,9 @@ func (c *collector) unknownLead(prefix string) string {
 	if w == "" || !startsUpper(w) || isStopName(w) || !nameLike(strings.ToLower(w)) {
 		return ""
 	}
+	if strings.HasSuffix(w, "'s") || strings.HasSuffix(w, "’s") {
+		return "" // "Yasmine's fiancé Karim …, so he": the sentence is about Karim
+	}
 	// A known person or place is left to the antecedents; a pet or an
 	// untyped name is who the sentence is about.
 	switch c.typeOf(w) {
@@ -217,6 +223,9 @@ func (c *collector) noteAntecedents(s, speaker string) {
 	}
 	for _, m := range namedRoleRe.FindAllStringSubmatchIndex(s, -1) {
 		add(m[6], s[m[6]:m[7]], s[m[4]:m[5]])
+	}
+	for _, m := range myRoleChainRe.FindAllStringSubmatchIndex(s, -1) {
+		add(m[4], s[m[4]:m[5]], s[m[2]:m[3]])
 	}
 	for _, m := range isMyRoleRe.FindAllStringSubmatchIndex(s, -1) {
 		add(m[2], s[m[2]:m[3]], s[m[4]:m[5]])

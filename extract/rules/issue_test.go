@@ -313,3 +313,25 @@ func TestPronounAfterBareRole(t *testing.T) {
 		t.Errorf("no (Dana, has_boyfriend, Tomáš):%s", describe(ex))
 	}
 }
+
+// TestPronounAfterPossessorChain: in "Yasmine's fiancé Karim is a
+// firefighter, so he …" and "my sister's boyfriend Tom …, and he …" the
+// pronoun is the person the chain names, not its possessor or someone named
+// in an earlier message.
+func TestPronounAfterPossessorChain(t *testing.T) {
+	at := time.Date(2024, 3, 11, 10, 0, 0, 0, time.UTC)
+	ex := extractMsgs(t, "Yasmine's fiancé Karim is a firefighter, so he keeps trying to get me to do circuit training. || My sister's boyfriend Tom is a nurse and he works nights.", at, nil)
+	for _, f := range ex.Facts {
+		if strings.Contains(f.Text, "Yasmine's keeps") || strings.Contains(f.Text, "Karim works nights") {
+			t.Errorf("pronoun resolved to the wrong person: %q%s", f.Text, describe(ex))
+		}
+	}
+	var karim, tom bool
+	for _, f := range ex.Facts {
+		karim = karim || strings.Contains(f.Text, "so Karim keeps trying")
+		tom = tom || strings.Contains(f.Text, "and Tom works nights")
+	}
+	if !karim || !tom {
+		t.Errorf("want \"so Karim keeps trying\" and \"and Tom works nights\":%s", describe(ex))
+	}
+}
