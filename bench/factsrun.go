@@ -223,17 +223,22 @@ func (r *FactsRunner) ingestUser(ctx context.Context, scope lore.Scope, u FactUs
 
 // factsMiss is one line of FactsRunner.Misses.
 type factsMiss struct {
-	User      string        `json:"user"`
-	ID        string        `json:"id"`
-	Kind      string        `json:"kind"`
-	Query     string        `json:"query"`
-	QueryTime time.Time     `json:"query_time"`
-	Expected  []string      `json:"expected"`
-	Stale     []string      `json:"stale,omitempty"`
-	Pass3     bool          `json:"pass@3"`
-	NoGraph1  bool          `json:"no_graph_pass@1"`
-	NoGraph3  bool          `json:"no_graph_pass@3"`
-	Top       []factsResult `json:"top"`
+	User      string    `json:"user"`
+	ID        string    `json:"id"`
+	Kind      string    `json:"kind"`
+	Query     string    `json:"query"`
+	QueryTime time.Time `json:"query_time"`
+	Expected  []string  `json:"expected"`
+	Stale     []string  `json:"stale,omitempty"`
+	Pass3     bool      `json:"pass@3"`
+	NoGraph1  bool      `json:"no_graph_pass@1"`
+	NoGraph3  bool      `json:"no_graph_pass@3"`
+	// ExpectedAt is the rank (from 1) of the first result holding an
+	// expected string, 0 when none of the top FactsTopK does; ExpectedType
+	// is that result's type.
+	ExpectedAt   int           `json:"expected_at"`
+	ExpectedType string        `json:"expected_type,omitempty"`
+	Top          []factsResult `json:"top"`
 }
 
 // factsResult is one of a miss's top results.
@@ -254,6 +259,12 @@ func (r *FactsRunner) writeMiss(u FactUser, q FactQuestion, passes [2][2]bool, t
 		Expected: q.Expected, Stale: q.Stale,
 		Pass3: passes[0][1], NoGraph1: passes[1][0], NoGraph3: passes[1][1],
 		Top: []factsResult{},
+	}
+	for i, res := range top {
+		if containsAny(res.Memory, q.Expected) {
+			m.ExpectedAt, m.ExpectedType = i+1, string(res.Type)
+			break
+		}
 	}
 	for i, res := range top {
 		if i == missTop {
