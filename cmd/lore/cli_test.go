@@ -2,15 +2,18 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"io"
 	"log/slog"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/lore-memory/lore"
+	"github.com/lore-memory/lore/graph/sqlite"
 	"github.com/lore-memory/lore/ingest"
 )
 
@@ -24,7 +27,7 @@ func TestFlagsWinOverEnvironment(t *testing.T) {
 		wantEmb  string
 		wantErr  string
 	}{
-		{"defaults", nil, nil, "127.0.0.1:8420", "./lore-data", "minilm", ""},
+		{"defaults", nil, nil, "127.0.0.1:8420", "./lore-data", "", ""},
 		{"env", map[string]string{"LORE_ADDR": "0.0.0.0:9000", "LORE_DATA_DIR": "/d", "LORE_EMBEDDER": "none"}, nil, "0.0.0.0:9000", "/d", "none", ""},
 		{"flag wins", map[string]string{"LORE_ADDR": "0.0.0.0:9000", "LORE_EMBEDDER": "none"}, []string{"--addr", ":1", "--embedder", "openai"}, ":1", "./lore-data", "openai", ""},
 		{"bad env int", map[string]string{"LORE_WORKERS": "many"}, nil, "", "", "", "LORE_WORKERS"},
@@ -58,17 +61,57 @@ func TestFlagsWinOverEnvironment(t *testing.T) {
 // TestMissingModelFallsBackWithOneWarning: without the MiniLM files the
 // embedder is none, with exactly one warning that says what to do.
 func TestMissingModelFallsBackWithOneWarning(t *testing.T) {
-	var logs bytes.Buffer
-	log := slog.New(slog.NewTextHandler(&logs, nil))
-	emb, err := openEmbedder(backendConfig{Embedder: "minilm", DataDir: t.TempDir()}, log)
-	if err != nil || emb != nil {
-		t.Fatalf("openEmbedder=%v, %v; want nil, nil", emb, err)
+	for _, choice := range []string{"minilm-q", "minilm"} {
+		var logs bytes.Buffer
+		log := slog.New(slog.NewTextHandler(&logs, nil))
+		emb, err := openEmbedder(backendConfig{Embedder: choice, DataDir: t.TempDir()}, log)
+		if err != nil || emb != nil {
+			t.Fatalf("%s: openEmbedder=%v, %v; want nil, nil", choice, emb, err)
+		}
+		if n := strings.Count(logs.String(), "level=WARN"); n != 1 {
+			t.Fatalf("%s: %d warnings, want 1:\n%s", choice, n, logs.String())
+		}
+		if !strings.Contains(logs.String(), "make model") {
+			t.Errorf("%s: warning %q does not say how to install the model", choice, logs.String())
+		}
 	}
-	if n := strings.Count(logs.String(), "level=WARN"); n != 1 {
-		t.Fatalf("%d warnings, want 1:\n%s", n, logs.String())
+}
+
+// TestChooseEmbedder: an unset --embedder opens the built-in model the
+// store was built with, so a store made before minilm-q became the default
+// keeps float32 MiniLM; a new store, or one built with a remote model, gets
+// the default; a set choice always stands.
+func TestChooseEmbedder(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name, choice, recorded, want string
+	}{
+		{"new store", "", "", "minilm-q"},
+		{"float32 MiniLM store", "", "all-MiniLM-L6-v2", "minilm"},
+		{"int8 MiniLM store", "", "all-MiniLM-L6-v2-q", "minilm-q"},
+		{"bge store", "", "bge-small-en-v1.5-q", "bge"},
+		{"e5-small-v2 store", "", "e5-small-v2-q", "e5v2"},
+		{"multilingual e5 store", "", "multilingual-e5-small-q4", "e5"},
+		{"remote model store", "", "text-embedding-3-small", "minilm-q"},
+		{"set choice stands", "bge", "all-MiniLM-L6-v2", "bge"},
 	}
-	if !strings.Contains(logs.String(), "make model") {
-		t.Errorf("warning %q does not say how to install the model", logs.String())
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "lore.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer store.Close()
+			if tt.recorded != "" {
+				if err := store.SetMeta(ctx, "embedder", `{"name":"`+tt.recorded+`","dim":384}`); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, err := chooseEmbedder(ctx, tt.choice, store)
+			if err != nil || got != tt.want {
+				t.Fatalf("chooseEmbedder=%q, %v; want %q", got, err, tt.want)
+			}
+		})
 	}
 }
 

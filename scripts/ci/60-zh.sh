@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # 60-zh.sh: the Chinese question set (issue 18) against its targets. Runs
 # `lore bench facts` on fixtures/zh/validate.json with the default embedder
-# (MiniLM from LORE_MODEL_DIR) on the embedded store and on Weaviate
+# (int8 MiniLM from LORE_MINILMQ_MODEL_DIR) on the embedded store and on Weaviate
 # (LORE_TEST_WEAVIATE_URL, exported by scripts/test-all.sh), and fails when
 # pass@1 < 0.85 or pass@3 < 0.95. About a minute on 2 cores.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
-: "${LORE_MODEL_DIR:?LORE_MODEL_DIR must point at the MiniLM model (scripts/test-all.sh exports it)}"
+: "${LORE_MINILMQ_MODEL_DIR:?LORE_MINILMQ_MODEL_DIR must point at the int8 MiniLM model (scripts/test-all.sh exports it)}"
 work="$(mktemp -d /tmp/lore-ci-zh.XXXXXX)"
 trap 'rm -rf "$work"' EXIT
 
@@ -26,12 +26,12 @@ if p1 < 0.85 or p3 < 0.95:
 PY
 }
 
-"$work/lore" bench facts --data fixtures/zh/validate.json --model-dir "$LORE_MODEL_DIR" \
+"$work/lore" bench facts --data fixtures/zh/validate.json --minilm-q-model-dir "$LORE_MINILMQ_MODEL_DIR" \
 	--data-dir "$work/embedded" --out "$work/embedded.json" >/dev/null
 check "fixtures/zh/validate.json, embedded" "$work/embedded.json"
 
 if [[ -n "${LORE_TEST_WEAVIATE_URL:-}" ]]; then
-	"$work/lore" bench facts --data fixtures/zh/validate.json --model-dir "$LORE_MODEL_DIR" \
+	"$work/lore" bench facts --data fixtures/zh/validate.json --minilm-q-model-dir "$LORE_MINILMQ_MODEL_DIR" \
 		--index "$LORE_TEST_WEAVIATE_URL" --data-dir "$work/weaviate" --out "$work/weaviate.json" >/dev/null
 	check "fixtures/zh/validate.json, Weaviate" "$work/weaviate.json"
 elif [[ "${CI:-}" == "true" ]]; then
