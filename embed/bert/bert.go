@@ -36,6 +36,7 @@ package bert
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -137,7 +138,7 @@ type Config struct {
 	// ModelDir/libonnxruntime.so.
 	LibraryPath string
 	// Threads is the number of threads one inference uses; 0 means the
-	// number of CPUs. The worker threads sleep between inferences rather
+	// number of CPUs, or 1 for a model that runs one text at a time. The worker threads sleep between inferences rather
 	// than spin, so the store's queries of the same search get the cores
 	// (see embed/README.md).
 	Threads int
@@ -189,7 +190,17 @@ func New(cfg Config) (*Embedder, error) {
 	if cfg.Threads < 0 || cfg.Inflight < 0 {
 		return nil, lore.Errorf(lore.EINVALID, "%s: threads is %d and inflight %d, want 0 (the default) or more", model.Name, cfg.Threads, cfg.Inflight)
 	}
-	threads := cmp.Or(cfg.Threads, runtime.NumCPU())
+	threads := cfg.Threads
+	if threads == 0 {
+		// A model that runs one text at a time gets one thread per
+		// inference and as many inferences as CPUs (embedEach): a short
+		// text's run keeps a second thread mostly waiting. Batched models
+		// spread one batch over every CPU.
+		threads = runtime.NumCPU()
+		if model.OneTextPerRun {
+			threads = 1
+		}
+	}
 	inflight := cmp.Or(cfg.Inflight, max(runtime.NumCPU()/threads, 1))
 	libPath := cfg.LibraryPath
 	checkLib := libPath == ""
@@ -275,6 +286,9 @@ func (e *Embedder) embed(ctx context.Context, prefix string, texts []string) ([]
 	// Longest first, so each batch pads to a length close to all of its rows.
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(len(ids[b]), len(ids[a])) })
 	flat := make([]float32, len(texts)*Dim)
+	if e.model.OneTextPerRun && len(order) > 1 && cap(e.slots) > 1 {
+		return out, e.embedEach(ctx, ids, order, flat, out)
+	}
 	for start := 0; start < len(order); {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -295,6 +309,42 @@ func (e *Embedder) embed(ctx context.Context, prefix string, texts []string) ([]
 		start += rows
 	}
 	return out, nil
+}
+
+// embedEach runs each text alone, as many at once as there are inference
+// slots: a single text keeps few threads busy, so with one thread per
+// inference two texts at a time use two cores better than one text on two.
+func (e *Embedder) embedEach(ctx context.Context, ids [][]int32, order []int, flat []float32, out [][]float32) error {
+	var wg sync.WaitGroup
+	errs := make([]error, cap(e.slots))
+	next := make(chan int)
+	for w := range cap(e.slots) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				i := order[k]
+				vec := flat[k*Dim : (k+1)*Dim : (k+1)*Dim]
+				if err := e.run(ctx, ids, []int{i}, len(ids[i]), vec); err != nil {
+					errs[w] = err
+					continue
+				}
+				out[i] = vec
+			}
+		}()
+	}
+	for k := range order {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	return ctx.Err()
 }
 
 // run embeds the texts ids[batch[0]], ids[batch[1]], ... padded to seq

@@ -3,6 +3,7 @@ package bert
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -139,9 +140,16 @@ func TestBGEQueriesCarryTheInstruction(t *testing.T) {
 // TestBGEVectorsIgnoreBatchMates: each text runs alone (OneTextPerRun), so
 // its vector is the same alone and in any batch.
 func TestBGEVectorsIgnoreBatchMates(t *testing.T) {
-	e := mustOpen(t, Config{Model: BGESmall(), ModelDir: bgeModelDir(t)})
+	checkVectorsIgnoreBatchMates(t, mustOpen(t, Config{Model: BGESmall(), ModelDir: bgeModelDir(t)}))
+}
+
+// checkVectorsIgnoreBatchMates: a batch of texts, run one at a time on
+// parallel inferences (embedEach), gives each text its vector alone, in
+// the batch's order; a cancelled context stops it with the context's error.
+func checkVectorsIgnoreBatchMates(t *testing.T, e *Embedder) {
+	t.Helper()
 	ctx := context.Background()
-	texts := []string{"I moved to Toronto in March.", "a", strings.Repeat("long text about hiking ", 80), "Emma lives in Rome."}
+	texts := []string{"I moved to Toronto in March.", "a", strings.Repeat("long text about hiking ", 80), "Emma lives in Rome.", "My dog Biscuit is a beagle.", "We play canasta on Thursdays."}
 	batch, err := e.Embed(ctx, texts)
 	if err != nil {
 		t.Fatal(err)
@@ -154,6 +162,11 @@ func TestBGEVectorsIgnoreBatchMates(t *testing.T) {
 		if !slices.Equal(alone[0], batch[i]) {
 			t.Errorf("text %d: vector in a batch differs from its vector alone (cosine %.6f)", i, cosine(alone[0], batch[i]))
 		}
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := e.Embed(cancelled, texts); !errors.Is(err, context.Canceled) {
+		t.Errorf("Embed with a cancelled context: %v, want context.Canceled", err)
 	}
 }
 

@@ -25,3 +25,8 @@ func TestMiniLMQEmbedMatchesReference(t *testing.T) {
 	}
 	t.Logf("mean cosine %.4f, lowest %.4f", sum/float64(len(ref.Sentences)), low)
 }
+
+// TestMiniLMQVectorsIgnoreBatchMates: the int8 MiniLM runs each text alone.
+func TestMiniLMQVectorsIgnoreBatchMates(t *testing.T) {
+	checkVectorsIgnoreBatchMates(t, mustOpen(t, Config{Model: MiniLMQ(), ModelDir: installedDir(t, MiniLMQ(), "LORE_MINILMQ_MODEL_DIR", "make model")}))
+}
