@@ -75,3 +75,13 @@ func recordName(what string, batch []ingest.Message) string {
 	}
 	return what
 }
+
+// merge adds o's failures to f's.
+func (f *Failures) merge(o Failures) {
+	f.Records += o.Records
+	for _, e := range o.Errors {
+		if len(f.Errors) < maxFailureErrors {
+			f.Errors = append(f.Errors, e)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -66,5 +67,47 @@ func TestFailuresKeepFirstErrors(t *testing.T) {
 	}
 	if f.Records != 2*(maxFailureErrors+3) || len(f.Errors) != maxFailureErrors {
 		t.Errorf("records=%d errors=%d, want %d and %d", f.Records, len(f.Errors), 2*(maxFailureErrors+3), maxFailureErrors)
+	}
+}
+
+// TestRunnerIngestsSpacesInParallel: spaces ingest several at once; each
+// keeps its own turns, every space's failures are counted and every space's
+// question is asked.
+func TestRunnerIngestsSpacesInParallel(t *testing.T) {
+	ctx := context.Background()
+	svc, pipe := newServices(t, 200)
+	at := time.Date(2024, 3, 2, 10, 0, 0, 0, time.UTC)
+	long := strings.Repeat("blah ", 60)
+	ds := &Dataset{Name: "locomo", SessionOf: map[string]string{}}
+	const spaces = 5
+	for i := range spaces {
+		id := fmt.Sprintf("c%d", i)
+		for _, turn := range []string{"D1:1", "D1:2"} {
+			ds.SessionOf[id+"|"+turn] = "S1"
+		}
+		ds.Spaces = append(ds.Spaces, Space{ID: id, Sessions: []Session{{ID: "S1", Time: at, Turns: []Turn{
+			{ID: "D1:1", Role: "user", Speaker: "Ann", Text: fmt.Sprintf("I adopted a cat named Miso%d.", i), Time: at},
+			{ID: "D1:2", Role: "user", Speaker: "Bob", Text: long, Time: at.Add(time.Second)},
+		}}}, Questions: []Question{{ID: "q" + id, Text: "What is the name of Ann's cat?", Time: at.Add(24 * time.Hour), Group: "4", GoldTurns: []string{"D1:1"}, GoldSesses: []string{"S1"}}}})
+	}
+	r := &Runner{Ingest: svc, Pipeline: pipe, Ablations: []retrieve.Ablation{}, IngestWorkers: 3}
+	rep, err := r.Run(ctx, ds)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if rep.IngestedSpaces != spaces || rep.Failures.Records != spaces {
+		t.Errorf("ingested %d spaces with %d failed records, want %d and %d", rep.IngestedSpaces, rep.Failures.Records, spaces, spaces)
+	}
+	for i := range spaces {
+		eps, err := svc.Store.FindEpisodes(ctx, lore.EpisodeFilter{Scope: lore.Scope{TenantID: "bench-locomo", UserID: fmt.Sprintf("c%d", i)}, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(eps) != 1 || !strings.Contains(eps[0].Content, fmt.Sprintf("Miso%d", i)) {
+			t.Errorf("space c%d holds %d episodes, want its own valid turn", i, len(eps))
+		}
+	}
+	if rep.Overall.Questions != spaces || rep.Overall.Turn[RecallAny]["10"] != 1 {
+		t.Errorf("overall=%+v, want every space's question asked and its turn found", rep.Overall)
 	}
 }

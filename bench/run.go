@@ -1,11 +1,14 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lore-memory/lore"
@@ -24,6 +27,10 @@ type Runner struct {
 	Ablations []retrieve.Ablation
 	// Limit runs only the first Limit spaces when > 0.
 	Limit int
+	// IngestWorkers is how many spaces ingest at once (0: one per CPU).
+	// Spaces are separate users, so their order does not change what is
+	// stored; questions are asked after all ingestion, one at a time.
+	IngestWorkers int
 	// Tenant separates benchmark runs from other data in the same store.
 	Tenant string
 	// Progress receives progress lines; nil for none.
@@ -121,34 +128,12 @@ func (r *Runner) Run(ctx context.Context, ds *Dataset) (*Report, error) {
 		rep.Split = ds.Split
 	}
 	prog := newProgress(r.Progress, "ingest", totalTurns)
-	var ingestTime time.Duration
+	ingestTime, err := r.ingestSpaces(ctx, tenant, spaces, prog, rep)
+	if err != nil {
+		return nil, err
+	}
 	for _, sp := range spaces {
 		scope := lore.Scope{TenantID: tenant, UserID: sp.ID}
-		reused, err := r.reusable(ctx, scope, sp)
-		if err != nil {
-			return nil, err
-		}
-		if reused {
-			prog.add(sp.turns())
-		} else {
-			// A rerun starts from an empty space.
-			if _, err := r.Ingest.Store.DeleteScope(ctx, scope); err != nil {
-				return nil, fmt.Errorf("bench: clear %s: %w", sp.ID, err)
-			}
-			if err := r.Ingest.Index.DeleteScope(ctx, scope); err != nil {
-				return nil, fmt.Errorf("bench: clear index %s: %w", sp.ID, err)
-			}
-			start := time.Now()
-			for _, s := range sp.Sessions {
-				if err := r.ingestSession(ctx, scope, s, &rep.Failures); err != nil {
-					return nil, err
-				}
-				prog.add(len(s.Turns))
-			}
-			ingestTime += time.Since(start)
-			rep.IngestedSpaces++
-		}
-
 		for _, q := range sp.Questions {
 			for _, v := range variants {
 				started := time.Now()
@@ -206,6 +191,78 @@ func (r *Runner) Run(ctx context.Context, ds *Dataset) (*Report, error) {
 		rep.Ablations[v.name] = ar
 	}
 	return rep, nil
+}
+
+// ingestSpaces ingests the spaces that are not reusable, IngestWorkers at
+// a time, and returns the wall time it took. Failures and the count of
+// ingested spaces go into rep.
+func (r *Runner) ingestSpaces(ctx context.Context, tenant string, spaces []Space, prog *progress, rep *Report) (time.Duration, error) {
+	workers := cmp.Or(r.IngestWorkers, runtime.NumCPU())
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		mu       sync.Mutex
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	next := make(chan Space)
+	start := time.Now()
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for sp := range next {
+				var fail Failures
+				ingested, err := r.ingestSpace(ctx, lore.Scope{TenantID: tenant, UserID: sp.ID}, sp, prog, &fail)
+				mu.Lock()
+				rep.Failures.merge(fail)
+				if ingested {
+					rep.IngestedSpaces++
+				}
+				if err != nil && firstErr == nil {
+					firstErr = err
+					cancel()
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, sp := range spaces {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- sp
+	}
+	close(next)
+	wg.Wait()
+	return time.Since(start), firstErr
+}
+
+// ingestSpace empties sp's space and adds its sessions, unless Reuse finds
+// it complete; it reports whether it ingested.
+func (r *Runner) ingestSpace(ctx context.Context, scope lore.Scope, sp Space, prog *progress, fail *Failures) (bool, error) {
+	reused, err := r.reusable(ctx, scope, sp)
+	if err != nil {
+		return false, err
+	}
+	if reused {
+		prog.add(sp.turns())
+		return false, nil
+	}
+	// A rerun starts from an empty space.
+	if _, err := r.Ingest.Store.DeleteScope(ctx, scope); err != nil {
+		return false, fmt.Errorf("bench: clear %s: %w", sp.ID, err)
+	}
+	if err := r.Ingest.Index.DeleteScope(ctx, scope); err != nil {
+		return false, fmt.Errorf("bench: clear index %s: %w", sp.ID, err)
+	}
+	for _, s := range sp.Sessions {
+		if err := r.ingestSession(ctx, scope, s, fail); err != nil {
+			return true, err
+		}
+		prog.add(len(s.Turns))
+	}
+	return true, nil
 }
 
 // reusable reports whether Reuse is on and the space already holds one
@@ -270,6 +327,7 @@ func (r *Runner) rank(ds *Dataset, spaceID string, resp *retrieve.Response) rank
 
 // progress prints a one-line progress bar, redrawn in place.
 type progress struct {
+	mu         sync.Mutex // spaces ingest in parallel
 	w          io.Writer
 	label      string
 	total, n   int
@@ -282,6 +340,8 @@ func newProgress(w io.Writer, label string, total int) *progress {
 }
 
 func (p *progress) add(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.n += n
 	if p.w == nil || time.Since(p.lastRedraw) < 200*time.Millisecond && p.n < p.total {
 		return
@@ -303,8 +363,7 @@ func (p *progress) add(n int) {
 	fmt.Fprintf(p.w, "\r%s [%s] %d/%d turns, %s/s ", p.label, bar, p.n, p.total, strconv.FormatFloat(rate, 'f', 1, 64))
 }
 
-// done ends the bar; ingestion alternates with the questions of each space,
-// so the time reported is the ingestion time alone.
+// done ends the bar with the ingestion's wall time and the questions'.
 func (p *progress) done(ingest time.Duration) {
 	if p.w != nil {
 		fmt.Fprintf(p.w, "\r%s done: %d turns ingested in %s; questions answered in %s\n",

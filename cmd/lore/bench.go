@@ -75,6 +75,7 @@ func (m *Main) bench(ctx context.Context, args []string) error {
 	turns := fs.String("turns", "user", "LongMemEval: index user turns only (the official protocol) or all turns")
 	ablate := fs.Bool("ablations", true, "also score the ablations (BM25 only, dense only, hybrid, +graph, +entities)")
 	group := fs.String("type", "", "ask only the questions of one LongMemEval question type or LoCoMo category (and ingest only their spaces)")
+	ingestWorkers := fs.Int("ingest-workers", 0, "conversations (LoCoMo) or questions (LongMemEval) ingested at once, each its own user; 0: one per CPU")
 	reuse := fs.Bool("reuse", false, "keep spaces an earlier run into the same --data-dir fully ingested (only the questions are asked again)")
 	tuning := fs.String("retrieval", "", "a JSON file of retrieval settings that override the defaults (keys as in the report's config)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this file (go tool pprof)")
@@ -116,7 +117,10 @@ func (m *Main) bench(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	runner := bench.Runner{Ingest: svc, Pipeline: pipe, Limit: *limit, Progress: m.Stderr, Reuse: *reuse}
+	if *ingestWorkers < 0 {
+		return lore.Errorf(lore.EINVALID, "--ingest-workers is %d, want 0 (one per CPU) or more", *ingestWorkers)
+	}
+	runner := bench.Runner{Ingest: svc, Pipeline: pipe, Limit: *limit, Progress: m.Stderr, Reuse: *reuse, IngestWorkers: *ingestWorkers}
 	if *missesPath != "" {
 		f, err := os.Create(*missesPath)
 		if err != nil {
