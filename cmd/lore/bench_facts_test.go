@@ -55,6 +55,9 @@ func TestBenchUsageAndFlagErrors(t *testing.T) {
 		{"facts without data", []string{"bench", "facts", "--embedder", "none"}, "--data is required"},
 		{"facts bad file", []string{"bench", "facts", "--embedder", "none", "--data", "nowhere.json"}, "nowhere.json"},
 		{"bad split", []string{"bench", "locomo", "--embedder", "none", "--data", "testdata/locomo_small.json", "--split", "train"}, "split must be tune, validate or all"},
+		// A benchmark never quietly measures without the model it was asked for.
+		{"no model", []string{"bench", "locomo", "--data", "testdata/locomo_small.json", "--data-dir", t.TempDir()}, "the embedding model is not installed"},
+		{"bad ingest workers", []string{"bench", "locomo", "--embedder", "none", "--data", "testdata/locomo_small.json", "--ingest-workers", "-1"}, "--ingest-workers is -1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var errb strings.Builder

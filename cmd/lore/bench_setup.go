@@ -98,6 +98,11 @@ func (m *Main) openBench(ctx context.Context, cfg backendConfig, tuning string) 
 	if err != nil {
 		return nil, nil, err
 	}
+	if b.Embedder == nil && cfg.Embedder != "none" {
+		// serve goes on without dense retrieval when MiniLM is missing; a
+		// benchmark would quietly measure something else.
+		return nil, nil, lore.Errorf(lore.EUNAVAILABLE, "bench: the embedding model is not installed under %s: run `make model`, point --minilm-q-model-dir (or --model-dir with --embedder minilm) at it, or pass --embedder none to measure without dense retrieval", cfg.DataDir)
+	}
 	svc := b.ingestService(ingest.DefaultConfig(), m.quietLogger())
 	if err := svc.CheckEmbedder(ctx); err != nil {
 		return nil, nil, err
