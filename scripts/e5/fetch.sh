@@ -75,10 +75,7 @@ lib="$(fetch_onnxruntime "$work")"
 rm -f "$dest/manifest.json"
 mv "$work/out/model.onnx" "$dest/model.onnx"
 mv "$work/out/tokenizer.json" "$dest/tokenizer.json"
-# Copied beside, then renamed: a running Lore has the old library mapped,
-# and writing over it in place would crash that process (SIGBUS).
-cp "$lib" "$dest/libonnxruntime.so.new"
-mv "$dest/libonnxruntime.so.new" "$dest/libonnxruntime.so"
+install_runtime "$lib" "$dest"
 cat >"$work/manifest.json" <<JSON
 {
   "name": "multilingual-e5-small-q4",

@@ -106,10 +106,7 @@ lib="$(fetch_onnxruntime "$work")"
 # The files in place, the manifest last, so an interrupted run leaves a
 # directory that the next run (and embed/bert) sees as incomplete.
 rm -f "$dest/manifest.json"
-# Copied beside, then renamed: a running Lore has the old library mapped,
-# and writing over it in place would crash that process (SIGBUS).
-cp "$lib" "$dest/libonnxruntime.so.new"
-mv "$dest/libonnxruntime.so.new" "$dest/libonnxruntime.so"
+install_runtime "$lib" "$dest"
 mv "$work/vocab.txt" "$dest/vocab.txt"
 mv "$work/model.onnx" "$dest/model.onnx"
 cat >"$work/manifest.json" <<JSON

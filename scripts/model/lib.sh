@@ -39,6 +39,15 @@ fetch_onnxruntime() {
 	echo "$lib"
 }
 
+# install_runtime LIB DEST_DIR — puts the ONNX Runtime library LIB into
+# DEST_DIR/libonnxruntime.so. Copied beside, then renamed: a running Lore
+# has the old library mapped, and writing over it in place would crash that
+# process (SIGBUS).
+install_runtime() {
+	cp "$1" "$2/libonnxruntime.so.new"
+	mv "$2/libonnxruntime.so.new" "$2/libonnxruntime.so"
+}
+
 # model_venv — prints the private venv the converters run in (numpy, onnx,
 # safetensors, pinned in requirements.txt), preparing it first when it is
 # missing or its pins changed. Nothing goes into the system's Python.
