@@ -319,14 +319,22 @@ const (
 // (README § Embedders).
 const defaultEmbedder = "minilm-q"
 
-// builtinEmbedders maps the name a store records for a built-in model to
-// the --embedder choice that opens it.
-var builtinEmbedders = map[string]string{
-	bert.MiniLM().Name:    "minilm",
-	bert.MiniLMQ().Name:   "minilm-q",
-	bert.BGESmall().Name:  "bge",
-	bert.E5SmallV2().Name: "e5v2",
-	e5.Name:               "e5",
+// builtinChoice returns the --embedder choice that opens the built-in
+// model a store records by name, and false for any other name.
+func builtinChoice(name string) (string, bool) {
+	switch name {
+	case bert.MiniLM().Name:
+		return "minilm", true
+	case bert.MiniLMQ().Name:
+		return "minilm-q", true
+	case bert.BGESmall().Name:
+		return "bge", true
+	case bert.E5SmallV2().Name:
+		return "e5v2", true
+	case e5.Name:
+		return "e5", true
+	}
+	return "", false
 }
 
 // chooseEmbedder resolves an unset --embedder: a store keeps the built-in
@@ -341,8 +349,8 @@ func chooseEmbedder(ctx context.Context, choice string, store lore.MetaStore) (s
 	if err != nil {
 		return "", err
 	}
-	if name, known := builtinEmbedders[have.Name]; ok && known {
-		return name, nil
+	if choice, known := builtinChoice(have.Name); ok && known {
+		return choice, nil
 	}
 	return defaultEmbedder, nil
 }

@@ -36,7 +36,6 @@ package bert
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -315,10 +314,12 @@ func (e *Embedder) embed(ctx context.Context, prefix string, texts []string) ([]
 // slots: a single text keeps few threads busy, so with one thread per
 // inference two texts at a time use two cores better than one text on two.
 func (e *Embedder) embedEach(ctx context.Context, ids [][]int32, order []int, flat []float32, out [][]float32) error {
+	// The first failure stops the rest: the call fails either way.
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	var wg sync.WaitGroup
-	errs := make([]error, cap(e.slots))
 	next := make(chan int)
-	for w := range cap(e.slots) {
+	for range cap(e.slots) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -326,7 +327,7 @@ func (e *Embedder) embedEach(ctx context.Context, ids [][]int32, order []int, fl
 				i := order[k]
 				vec := flat[k*Dim : (k+1)*Dim : (k+1)*Dim]
 				if err := e.run(ctx, ids, []int{i}, len(ids[i]), vec); err != nil {
-					errs[w] = err
+					cancel(err)
 					continue
 				}
 				out[i] = vec
@@ -341,10 +342,7 @@ func (e *Embedder) embedEach(ctx context.Context, ids [][]int32, order []int, fl
 	}
 	close(next)
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	return ctx.Err()
+	return context.Cause(ctx)
 }
 
 // run embeds the texts ids[batch[0]], ids[batch[1]], ... padded to seq

@@ -44,6 +44,25 @@ func loadModelReference(tb testing.TB, file string) *modelReference {
 	return &ref
 }
 
+// checkNearReference: each vector of got is within cosine minEach of the
+// full-precision one in want, and on average within minMean.
+func checkNearReference(t *testing.T, texts []string, got, want [][]float32, minEach, minMean float64) {
+	t.Helper()
+	var sum float64
+	for i := range want {
+		c := cosine(got[i], want[i])
+		sum += c
+		if c < minEach {
+			t.Errorf("sentence %d %q: cosine %.4f to the full-precision vector, want >= %.2f", i, texts[i], c, minEach)
+		}
+	}
+	mean := sum / float64(len(want))
+	if mean < minMean {
+		t.Errorf("mean cosine %.4f, want >= %.2f", mean, minMean)
+	}
+	t.Logf("mean cosine to the full-precision vectors: %.4f", mean)
+}
+
 // checkTokenizerMatches: the models share BERT's uncased WordPiece, so the
 // Go tokenizer must give Hugging Face tokenizers' ids for every text.
 func checkTokenizerMatches(t *testing.T, ref *modelReference) {
@@ -88,19 +107,11 @@ func TestBGEEmbedMatchesReference(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Embed: %v", err)
 	}
-	var sum float64
+	want := make([][]float32, len(ref.Sentences))
 	for i, s := range ref.Sentences {
-		got := cosine(vecs[i], s.Vector)
-		sum += got
-		if got < 0.94 {
-			t.Errorf("sentence %d %q: cosine %.4f to the full-precision vector, want >= 0.94", i, s.Text, got)
-		}
+		want[i] = s.Vector
 	}
-	mean := sum / float64(len(ref.Sentences))
-	if mean < 0.99 {
-		t.Errorf("mean cosine %.4f, want >= 0.99", mean)
-	}
-	t.Logf("mean cosine to the full-precision vectors: %.4f", mean)
+	checkNearReference(t, texts, vecs, want, 0.94, 0.99)
 }
 
 // TestBGEQueriesCarryTheInstruction: EmbedQuery is Embed of the instruction
