@@ -10,11 +10,13 @@ import (
 // an add can see how deep its tenant's queue already is. Every Store
 // implements it (storetest checks).
 type JobLeases interface {
-	// ReleaseJobs makes every running job claimed by owner due again at
-	// now, without spending an attempt: the process that held them has
-	// restarted, so nobody is working on them. It returns how many it
-	// released. An empty owner releases nothing.
-	ReleaseJobs(ctx context.Context, owner string, now time.Time) (int, error)
+	// ReleaseJobs makes every running job claimed by owner, except those
+	// whose ids are in keep, due again at now, without spending an
+	// attempt: nobody is working on them, either because the process that
+	// held them restarted or because it lost the reply to a claim or a
+	// save. It returns how many it released. An empty owner releases
+	// nothing.
+	ReleaseJobs(ctx context.Context, owner string, now time.Time, keep ...string) (int, error)
 	// PendingJobs counts a tenant's jobs that are queued, retrying or
 	// running.
 	PendingJobs(ctx context.Context, tenantID string) (int, error)

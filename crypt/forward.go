@@ -99,12 +99,12 @@ func (s *Store) CountJobs(ctx context.Context, tenantID string) (map[lore.JobSta
 	return p.CountJobs(ctx, tenantID)
 }
 
-func (s *Store) ReleaseJobs(ctx context.Context, owner string, now time.Time) (int, error) {
+func (s *Store) ReleaseJobs(ctx context.Context, owner string, now time.Time, keep ...string) (int, error) {
 	p, err := port[lore.JobLeases](s)
 	if err != nil {
 		return 0, err
 	}
-	return p.ReleaseJobs(ctx, owner, now)
+	return p.ReleaseJobs(ctx, owner, now, keep...)
 }
 
 func (s *Store) PendingJobs(ctx context.Context, tenantID string) (int, error) {

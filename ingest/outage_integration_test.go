@@ -123,6 +123,9 @@ func TestBackendOutages(t *testing.T) {
 
 	cfg := testConfig()
 	cfg.OutageRetry = time.Second
+	// Named, as lore serve's are, so that a claim or save whose reply the
+	// cut lost is handed back at once instead of after its lease.
+	cfg.InstanceID = "outage-" + uuid.NewString()
 	s := &Service{Store: st, Index: idx, Embedder: hashEmbedder{name: "hash", dim: 384}, Extractor: rules.New(), Config: cfg, Logger: quietLogger()}
 	scope := lore.Scope{TenantID: "outage-" + uuid.NewString(), UserID: "u"}
 	t.Cleanup(func() {

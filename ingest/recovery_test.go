@@ -5,11 +5,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/extract/rules"
+	"github.com/lore-memory/lore/graph/sqlite"
 )
 
 // stuckExtractor never finishes: a worker running it holds its job until
@@ -51,15 +53,7 @@ func TestRestartTakesBackLeasedJobs(t *testing.T) {
 	st, idx := openSQLite(t, path)
 	queue := &Service{Store: st, Index: idx, Extractor: rules.New(), Config: testConfig(), Logger: quietLogger()}
 	const jobs = 6
-	var ids []string
-	for i := range jobs {
-		at := time.Date(2024, 5, 1, 10, i, 0, 0, time.UTC)
-		res, err := queue.Add(ctx, AddRequest{Scope: alice(), Infer: true, Messages: msgs(at, "user", "I moved to Lisbon and I love surfing.")})
-		if err != nil {
-			t.Fatalf("Add %d: %v", i, err)
-		}
-		ids = append(ids, res.JobID)
-	}
+	ids := queueJobs(t, queue, jobs)
 
 	child := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
 	child.Env = append(os.Environ(), crashChildEnv+"="+path)
@@ -83,6 +77,22 @@ func TestRestartTakesBackLeasedJobs(t *testing.T) {
 	start := time.Now()
 	waitFor(t, 10*time.Second, func() int { return countJobs(t, st, ids, lore.JobDone) }, func(n int) bool { return n == jobs })
 	t.Logf("all %d jobs done %v after the restart", jobs, time.Since(start).Round(time.Millisecond))
+}
+
+// queueJobs adds n messages of alice's for extraction and returns their
+// jobs' ids.
+func queueJobs(t *testing.T, s *Service, n int) []string {
+	t.Helper()
+	var ids []string
+	for i := range n {
+		at := time.Date(2024, 5, 1, 10, i, 0, 0, time.UTC)
+		res, err := s.Add(context.Background(), AddRequest{Scope: alice(), Infer: true, Messages: msgs(at, "user", "I moved to Lisbon and I love surfing.")})
+		if err != nil {
+			t.Fatalf("Add %d: %v", i, err)
+		}
+		ids = append(ids, res.JobID)
+	}
+	return ids
 }
 
 // countJobs counts the jobs among ids in a state.
@@ -114,5 +124,67 @@ func waitFor(t *testing.T, limit time.Duration, get func() int, ok func(int) boo
 			t.Fatalf("after %v: %d, condition not met", limit, n)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// lossyQueue is a store whose replies get lost the way a dropped
+// connection loses them: a claim that committed but reports a failure, a
+// claim the driver retried by itself (the first job stays claimed, the
+// caller sees only the second), and a final save that never reached it.
+type lossyQueue struct {
+	*sqlite.Store
+	mu                                     sync.Mutex
+	failedClaims, retriedClaims, lostSaves int
+}
+
+func (q *lossyQueue) take(n *int) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if *n > 0 {
+		*n--
+		return true
+	}
+	return false
+}
+
+func (q *lossyQueue) ClaimJob(ctx context.Context, req lore.ClaimRequest) (*lore.Job, error) {
+	job, err := q.Store.ClaimJob(ctx, req)
+	if err != nil {
+		return job, err
+	}
+	if q.take(&q.failedClaims) {
+		return nil, lore.Errorf(lore.EUNAVAILABLE, "connection reset after the claim committed")
+	}
+	if q.take(&q.retriedClaims) {
+		return q.Store.ClaimJob(ctx, req)
+	}
+	return job, nil
+}
+
+func (q *lossyQueue) SaveJob(ctx context.Context, job *lore.Job) error {
+	if job.Status != lore.JobRunning && q.take(&q.lostSaves) {
+		return lore.Errorf(lore.EUNAVAILABLE, "connection reset before the save committed")
+	}
+	return q.Store.SaveJob(ctx, job)
+}
+
+// TestLostRepliesDoNotStrandJobs: jobs whose claim or save reply was lost
+// stay "running" under this process's name with nobody on them. With an
+// hour-long lease they would wait an hour; the worker hands them back
+// itself and every job is done within seconds.
+func TestLostRepliesDoNotStrandJobs(t *testing.T) {
+	st, idx := openSQLite(t, filepath.Join(t.TempDir(), "lore.db"))
+	q := &lossyQueue{Store: st, failedClaims: 2, retriedClaims: 1, lostSaves: 2}
+	cfg := testConfig()
+	cfg.InstanceID, cfg.Lease, cfg.OutageRetry, cfg.Workers = "instance-lossy", time.Hour, 100*time.Millisecond, 2
+	s := &Service{Store: q, Index: idx, Extractor: rules.New(), Config: cfg, Logger: quietLogger()}
+	const jobs = 8
+	ids := queueJobs(t, s, jobs)
+	runWorkers(t, s)
+	start := time.Now()
+	waitFor(t, 10*time.Second, func() int { return countJobs(t, st, ids, lore.JobDone) }, func(n int) bool { return n == jobs })
+	t.Logf("all %d jobs done %v after the workers started", jobs, time.Since(start).Round(time.Millisecond))
+	if q.failedClaims+q.retriedClaims+q.lostSaves != 0 {
+		t.Errorf("faults left unused: %d claims, %d retried claims, %d saves", q.failedClaims, q.retriedClaims, q.lostSaves)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -32,7 +34,8 @@ func (s *Service) RunWorkers(ctx context.Context) error {
 			s.logger().Info("ingest: released the jobs of the previous run", "instance", cfg.InstanceID, "jobs", n)
 		}
 	}
-	lim := &tenantLimiter{limit: cfg.PerTenantConcurrency, running: map[string]int{}}
+	lim := &tenantLimiter{limit: cfg.PerTenantConcurrency, running: map[string]int{}, held: map[string]struct{}{},
+		sweepEvery: cfg.OutageRetry}
 	var wg sync.WaitGroup
 	for range cfg.Workers {
 		wg.Go(func() { s.work(ctx, lim) })
@@ -47,16 +50,34 @@ func (s *Service) RunWorkers(ctx context.Context) error {
 // tenantLimiter counts the jobs running per tenant in this process. Claims
 // go through its lock so that two workers cannot both take a tenant's last
 // free slot.
+//
+// It also knows which jobs this process holds, so that it can hand back
+// the ones it holds in the store only: a claim whose reply was lost (the
+// connection dropped after the store committed it) or a job whose final
+// save failed stays "running" under this process's name with nobody
+// working on it. Such orphans are released as soon as the store answers
+// again after a failure, and every sweepEvery otherwise (a driver that
+// retried a claim by itself reports no failure), instead of waiting out
+// their lease. sweepEvery is Config.OutageRetry: the queue promises to
+// resume within it once a dependency is back.
 type tenantLimiter struct {
 	mu      sync.Mutex
 	limit   int
 	running map[string]int
+	held    map[string]struct{} // ids of the jobs this process is running
+
+	// suspect is set when a claim or save failed: orphans may exist.
+	suspect    bool
+	sweepEvery time.Duration
+	nextSweep  time.Time
 }
 
 // claim takes the next due job of a tenant below its limit, or returns nil.
-func (l *tenantLimiter) claim(ctx context.Context, q lore.JobQueue, req lore.ClaimRequest) (*lore.Job, error) {
+// It first releases this process's orphaned jobs when a sweep is due.
+func (l *tenantLimiter) claim(ctx context.Context, q lore.JobQueue, req lore.ClaimRequest, log *slog.Logger) (*lore.Job, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.sweep(ctx, q, req, log)
 	for t, n := range l.running {
 		if n >= l.limit {
 			req.SkipTenants = append(req.SkipTenants, t)
@@ -67,18 +88,43 @@ func (l *tenantLimiter) claim(ctx context.Context, q lore.JobQueue, req lore.Cla
 	if lore.ErrorCode(err) == lore.ENOTFOUND {
 		return nil, nil
 	} else if err != nil {
+		l.suspect = true
 		return nil, err
 	}
 	l.running[job.Scope.TenantID]++
+	l.held[job.ID] = struct{}{}
 	return job, nil
 }
 
-func (l *tenantLimiter) release(tenant string) {
+// sweep releases the running jobs the store has under req.Owner that this
+// process does not hold. Called with l.mu held, so no claim of this process
+// is in flight.
+func (l *tenantLimiter) sweep(ctx context.Context, q lore.JobQueue, req lore.ClaimRequest, log *slog.Logger) {
+	leases, ok := q.(lore.JobLeases)
+	if !ok || req.Owner == "" || (!l.suspect && req.Now.Before(l.nextSweep)) {
+		return
+	}
+	n, err := leases.ReleaseJobs(ctx, req.Owner, req.Now, slices.Collect(maps.Keys(l.held))...)
+	if err != nil {
+		l.suspect = true
+		return
+	}
+	l.suspect, l.nextSweep = false, req.Now.Add(l.sweepEvery)
+	if n > 0 {
+		log.WarnContext(ctx, "ingest: released jobs whose claim or save reply was lost", "instance", req.Owner, "jobs", n)
+	}
+}
+
+// release gives back a job's slot. saved reports whether its outcome
+// reached the store; if not, the next claim sweeps for it.
+func (l *tenantLimiter) release(job *lore.Job, saved bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.running[tenant]--; l.running[tenant] <= 0 {
-		delete(l.running, tenant)
+	if l.running[job.Scope.TenantID]--; l.running[job.Scope.TenantID] <= 0 {
+		delete(l.running, job.Scope.TenantID)
 	}
+	delete(l.held, job.ID)
+	l.suspect = l.suspect || !saved
 }
 
 // work is one worker's loop: claim a due job, run it, and when none is due
@@ -88,7 +134,7 @@ func (s *Service) work(ctx context.Context, lim *tenantLimiter) {
 	var pause time.Duration // grows while jobs meet an unavailable dependency
 	for ctx.Err() == nil {
 		job, err := lim.claim(ctx, s.Store, lore.ClaimRequest{Now: s.now(), Lease: cfg.Lease, Owner: cfg.InstanceID,
-			MaxPerTenant: cfg.PerTenantConcurrency})
+			MaxPerTenant: cfg.PerTenantConcurrency}, s.logger())
 		if err != nil && ctx.Err() == nil {
 			// The store is unreachable; there is no job to record this on,
 			// so it is logged, and the worker tries again after a poll.
@@ -98,8 +144,8 @@ func (s *Service) work(ctx context.Context, lim *tenantLimiter) {
 			// More may be due: pass the wake-up on, so a burst of Adds
 			// fans out over the idle workers instead of queueing on one.
 			s.notify()
-			outage := s.runJob(ctx, job)
-			lim.release(job.Scope.TenantID)
+			outage, saved := s.runJob(ctx, job)
+			lim.release(job, saved)
 			if !outage {
 				pause = 0
 				continue
@@ -128,8 +174,9 @@ func (s *Service) work(ctx context.Context, lim *tenantLimiter) {
 
 // runJob runs one claimed job and stores its outcome. A job whose scope is
 // erased meanwhile is stopped and fenced (see startJob) and leaves nothing.
-// It reports whether the job failed because a dependency is unavailable.
-func (s *Service) runJob(ctx context.Context, job *lore.Job) (outage bool) {
+// It reports whether the job failed because a dependency is unavailable,
+// and whether its outcome was saved.
+func (s *Service) runJob(ctx context.Context, job *lore.Job) (outage, saved bool) {
 	// The job's logs carry the id of the request that enqueued it.
 	ctx = lore.WithRequestID(ctx, job.RequestID)
 	hbCtx, stopHeartbeat := context.WithCancel(ctx)
@@ -145,7 +192,7 @@ func (s *Service) runJob(ctx context.Context, job *lore.Job) (outage bool) {
 	stopHeartbeat()
 	hb.Wait()
 	if erased {
-		return false
+		return false, true
 	}
 	// The outcome is saved even when ctx was cancelled mid-run, so a
 	// shutdown hands the job back at once instead of after its lease.
@@ -157,11 +204,14 @@ func (s *Service) runJob(ctx context.Context, job *lore.Job) (outage bool) {
 	if s.Observer != nil {
 		s.Observer.JobSettled(job, err != nil && ctx.Err() != nil)
 	}
+	saved = true
 	if serr := s.Store.SaveJob(saveCtx, job); serr != nil {
-		// The lease will expire and the job run again; nothing is lost.
+		// The job runs again once the store answers (the claim gate's
+		// sweep) or its lease lapses; nothing is lost.
 		s.logger().ErrorContext(saveCtx, "ingest: save job", "job", job.ID, "tenant", job.Scope.TenantID, "status", job.Status, "err", serr)
+		saved = false
 	}
-	return err != nil && ctx.Err() == nil && isOutage(err)
+	return err != nil && ctx.Err() == nil && isOutage(err), saved
 }
 
 // extractorFailure marks an error of the extractor itself. A model

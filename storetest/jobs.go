@@ -158,9 +158,10 @@ func runJobs(s suite, st lore.Store) {
 			sc := userScope()
 			cleanupStore(t, st, sc)
 			t0 := jobEpoch()
-			mine, theirs := newJob(sc, t0, t0), newJob(sc, t0.Add(time.Second), t0)
+			mine, theirs, kept := newJob(sc, t0, t0), newJob(sc, t0.Add(time.Second), t0), newJob(sc, t0.Add(2*time.Second), t0)
 			must(t, "EnqueueJob mine", st.EnqueueJob(ctx, mine))
 			must(t, "EnqueueJob theirs", st.EnqueueJob(ctx, theirs))
+			must(t, "EnqueueJob kept", st.EnqueueJob(ctx, kept))
 			me, other := "instance-"+uuid.NewString(), "instance-"+uuid.NewString()
 			got, err := claimOwn(ctx, st, sc.TenantID, lore.ClaimRequest{Now: t0, Lease: time.Hour, Owner: me})
 			must(t, "ClaimJob mine", err)
@@ -169,6 +170,12 @@ func runJobs(s suite, st lore.Store) {
 			}
 			_, err = claimOwn(ctx, st, sc.TenantID, lore.ClaimRequest{Now: t0, Lease: time.Hour, Owner: other})
 			must(t, "ClaimJob theirs", err)
+			// A job the owner is still running is kept out of the release.
+			got, err = claimOwn(ctx, st, sc.TenantID, lore.ClaimRequest{Now: t0, Lease: time.Hour, Owner: me})
+			must(t, "ClaimJob kept", err)
+			if got.ID != kept.ID {
+				t.Fatalf("claimed %q, want %q", got.ID, kept.ID)
+			}
 			if stored, err := st.GetJob(ctx, sc.TenantID, mine.ID); err != nil || stored.Owner != me {
 				t.Errorf("stored owner=%v err=%v, want %q", stored, err, me)
 			}
@@ -178,10 +185,13 @@ func runJobs(s suite, st lore.Store) {
 			if n != 0 {
 				t.Errorf("ReleaseJobs(\"\") released %d, want 0", n)
 			}
-			n, err = leases.ReleaseJobs(ctx, me, t0.Add(time.Minute))
+			n, err = leases.ReleaseJobs(ctx, me, t0.Add(time.Minute), kept.ID, "no-such-job")
 			must(t, "ReleaseJobs", err)
 			if n != 1 {
-				t.Errorf("ReleaseJobs released %d jobs, want 1 (only the owner's)", n)
+				t.Errorf("ReleaseJobs released %d jobs, want 1 (only the owner's, not the kept one)", n)
+			}
+			if stored, err := st.GetJob(ctx, sc.TenantID, kept.ID); err != nil || stored.Status != lore.JobRunning {
+				t.Errorf("kept job after release: %v err=%v, want still running", stored, err)
 			}
 			// Released: due at once, long before its hour-long lease ends,
 			// and the crash did not spend an attempt.
@@ -190,7 +200,7 @@ func runJobs(s suite, st lore.Store) {
 			if got.ID != mine.ID || got.Attempts != 1 {
 				t.Errorf("after release claimed %q attempts=%d, want %q attempts=1", got.ID, got.Attempts, mine.ID)
 			}
-			// The other owner's job is still leased.
+			// The other owner's job and the kept one are still leased.
 			_, err = claimOwn(ctx, st, sc.TenantID, lore.ClaimRequest{Now: t0.Add(time.Minute), Lease: time.Hour, Owner: me})
 			wantCode(t, "ClaimJob of another owner's leased job", err, lore.ENOTFOUND)
 		})

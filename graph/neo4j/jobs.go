@@ -153,14 +153,15 @@ func (s *Store) SaveJob(ctx context.Context, job *lore.Job) error {
 	return err
 }
 
-// ReleaseJobs makes the running jobs claimed by owner due again at now,
-// giving back the attempt their claim spent.
-func (s *Store) ReleaseJobs(ctx context.Context, owner string, now time.Time) (int, error) {
+// ReleaseJobs makes the running jobs claimed by owner, but those in keep,
+// due again at now, giving back the attempt their claim spent.
+func (s *Store) ReleaseJobs(ctx context.Context, owner string, now time.Time, keep ...string) (int, error) {
 	if owner == "" {
 		return 0, nil
 	}
+	kept := append([]string{}, keep...)
 	return write(ctx, s, "release jobs", func(r txRunner) (int, error) {
-		recs, err := r.run("ReleaseJobs", shape{}, map[string]any{"owner": owner, "now": now.UTC()})
+		recs, err := r.run("ReleaseJobs", shape{}, map[string]any{"owner": owner, "now": now.UTC(), "keep": kept})
 		if err != nil || len(recs) == 0 {
 			return 0, err
 		}

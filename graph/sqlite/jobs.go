@@ -136,15 +136,20 @@ func (s *Store) SaveJob(ctx context.Context, job *lore.Job) error {
 	return nil
 }
 
-// ReleaseJobs makes the running jobs claimed by owner due again at now,
-// giving back the attempt their claim spent.
-func (s *Store) ReleaseJobs(ctx context.Context, owner string, now time.Time) (int, error) {
+// ReleaseJobs makes the running jobs claimed by owner, but those in keep,
+// due again at now, giving back the attempt their claim spent.
+func (s *Store) ReleaseJobs(ctx context.Context, owner string, now time.Time, keep ...string) (int, error) {
 	if owner == "" {
 		return 0, nil
 	}
+	kept, err := json.Marshal(append([]string{}, keep...))
+	if err != nil {
+		return 0, wrap("release jobs", err)
+	}
 	res, err := s.exec(ctx, `UPDATE jobs SET status = ?, attempts = MAX(attempts - 1, 0), lease_until = NULL,
-		next_run_at = ?, updated_at = ?, owner = '' WHERE owner = ? AND status = ?`,
-		string(lore.JobQueued), micros(normTime(now)), micros(s.clock()), owner, string(lore.JobRunning))
+		next_run_at = ?, updated_at = ?, owner = '' WHERE owner = ? AND status = ?
+		AND id NOT IN (SELECT value FROM json_each(?))`,
+		string(lore.JobQueued), micros(normTime(now)), micros(s.clock()), owner, string(lore.JobRunning), string(kept))
 	if err != nil {
 		return 0, wrap("release jobs", err)
 	}
