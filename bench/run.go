@@ -13,6 +13,7 @@ import (
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/ingest"
+	"github.com/lore-memory/lore/internal/fanout"
 	"github.com/lore-memory/lore/retrieve"
 )
 
@@ -197,45 +198,20 @@ func (r *Runner) Run(ctx context.Context, ds *Dataset) (*Report, error) {
 // a time, and returns the wall time it took. Failures and the count of
 // ingested spaces go into rep.
 func (r *Runner) ingestSpaces(ctx context.Context, tenant string, spaces []Space, prog *progress, rep *Report) (time.Duration, error) {
-	workers := cmp.Or(r.IngestWorkers, runtime.NumCPU())
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		mu       sync.Mutex
-		firstErr error
-		wg       sync.WaitGroup
-	)
-	next := make(chan Space)
+	var mu sync.Mutex // guards rep
 	start := time.Now()
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for sp := range next {
-				var fail Failures
-				ingested, err := r.ingestSpace(ctx, lore.Scope{TenantID: tenant, UserID: sp.ID}, sp, prog, &fail)
-				mu.Lock()
-				rep.Failures.merge(fail)
-				if ingested {
-					rep.IngestedSpaces++
-				}
-				if err != nil && firstErr == nil {
-					firstErr = err
-					cancel()
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	for _, sp := range spaces {
-		if ctx.Err() != nil {
-			break
+	err := fanout.Each(ctx, cmp.Or(r.IngestWorkers, runtime.NumCPU()), spaces, func(ctx context.Context, sp Space) error {
+		var fail Failures
+		ingested, err := r.ingestSpace(ctx, lore.Scope{TenantID: tenant, UserID: sp.ID}, sp, prog, &fail)
+		mu.Lock()
+		defer mu.Unlock()
+		rep.Failures.merge(fail)
+		if ingested {
+			rep.IngestedSpaces++
 		}
-		next <- sp
-	}
-	close(next)
-	wg.Wait()
-	return time.Since(start), firstErr
+		return err
+	})
+	return time.Since(start), err
 }
 
 // ingestSpace empties sp's space and adds its sessions, unless Reuse finds

@@ -3,14 +3,18 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/term"
@@ -19,6 +23,7 @@ import (
 	"github.com/lore-memory/lore/bench"
 	"github.com/lore-memory/lore/export"
 	"github.com/lore-memory/lore/ingest"
+	"github.com/lore-memory/lore/internal/fanout"
 )
 
 // importBatch is one Add of an import: a JSONL line or a LoCoMo session.
@@ -51,6 +56,7 @@ func (m *Main) importFile(ctx context.Context, args []string) error {
 	asJSON := fs.Bool("json", false, "print the summary as JSON")
 	keepGoing := fs.Bool("keep-going", false, "import the remaining batches when one fails, and report the failures at the end")
 	progress := fs.String("progress", "auto", "report messages done, rate and ETA on stderr: auto (when stderr is a terminal), always or never")
+	workers := fs.Int("workers", 0, "users imported at once (each user's batches stay in file order); 0: one per CPU")
 	if err := parse(fs, args, e); err != nil {
 		return err
 	}
@@ -83,7 +89,10 @@ func (m *Main) importFile(ctx context.Context, args []string) error {
 	if err := svc.CheckEmbedder(ctx); err != nil {
 		return err
 	}
-	sum, err := m.runImport(ctx, svc, batches, *keepGoing, *progress)
+	if *workers < 0 {
+		return lore.Errorf(lore.EINVALID, "--workers %d: want 0 (one per CPU) or more", *workers)
+	}
+	sum, err := m.runImport(ctx, svc, batches, *keepGoing, *progress, cmp.Or(*workers, runtime.NumCPU()))
 	if err != nil {
 		return err
 	}
@@ -129,11 +138,13 @@ func (m *Main) readInput(path string) ([]byte, error) {
 	return b, nil
 }
 
-// runImport adds the batches in order, so later sessions supersede earlier
-// ones, reporting progress on stderr as the progress flag says (auto: on a
-// terminal). A failed batch stops the import unless keepGoing, which
-// records it in the summary instead.
-func (m *Main) runImport(ctx context.Context, svc *ingest.Service, batches []importBatch, keepGoing bool, progress string) (importSummary, error) {
+// runImport adds the batches, reporting progress on stderr as the progress
+// flag says (auto: on a terminal). Each user's batches go in file order, so
+// later sessions supersede earlier ones; different users are imported at
+// once, on up to workers goroutines, since their graphs share nothing. A
+// failed batch stops the import unless keepGoing, which records it in the
+// summary instead.
+func (m *Main) runImport(ctx context.Context, svc *ingest.Service, batches []importBatch, keepGoing bool, progress string, workers int) (importSummary, error) {
 	sum := importSummary{Events: map[string]int{}}
 	total := 0
 	for _, b := range batches {
@@ -145,32 +156,73 @@ func (m *Main) runImport(ctx context.Context, svc *ingest.Service, batches []imp
 		w = m.Stderr
 	}
 	bar := newImportProgress(w, tty, total, time.Now)
+	var (
+		mu     sync.Mutex // guards sum, failed and bar
+		failed = map[int]string{}
+	)
 	scopes := map[lore.Scope]bool{}
-	for i, b := range batches {
-		res, err := svc.Add(ctx, b.Req)
-		if err != nil && (!keepGoing || ctx.Err() != nil) {
-			bar.stop()
-			return sum, fmt.Errorf("import %s (batch %d of %d; the batches before it are stored): %w", b.Where, i+1, len(batches), err)
-		} else if err != nil {
-			sum.Failed = append(sum.Failed, b.Where+": "+message(err))
+	err := fanout.Each(ctx, workers, importLanes(batches), func(ctx context.Context, lane []int) error {
+		for _, i := range lane {
+			b := batches[i]
+			res, err := svc.Add(ctx, b.Req)
+			mu.Lock()
 			bar.add(len(b.Req.Messages))
-			continue
+			if err != nil && (!keepGoing || ctx.Err() != nil) {
+				mu.Unlock()
+				return fmt.Errorf("import %s (batch %d of %d; the batches before it in the file are stored, for its user; other users' may be in part): %w", b.Where, i+1, len(batches), err)
+			} else if err != nil {
+				failed[i] = b.Where + ": " + message(err)
+				mu.Unlock()
+				continue
+			}
+			scopes[b.Req.Scope.WithDefaults()] = true
+			sum.Batches++
+			sum.Messages += len(b.Req.Messages)
+			sum.Episodes += len(res.EpisodeIDs)
+			if res.JobID != "" {
+				sum.Jobs++
+			}
+			for _, ev := range res.Events {
+				sum.Events[string(ev.Type)+" "+string(ev.Event)]++
+			}
+			mu.Unlock()
 		}
-		scopes[b.Req.Scope.WithDefaults()] = true
-		sum.Batches++
-		sum.Messages += len(b.Req.Messages)
-		sum.Episodes += len(res.EpisodeIDs)
-		if res.JobID != "" {
-			sum.Jobs++
-		}
-		for _, ev := range res.Events {
-			sum.Events[string(ev.Type)+" "+string(ev.Event)]++
-		}
-		bar.add(len(b.Req.Messages))
+		return nil
+	})
+	if err != nil {
+		bar.stop()
+		return sum, err
 	}
 	bar.finish()
+	for _, i := range slices.Sorted(maps.Keys(failed)) {
+		sum.Failed = append(sum.Failed, failed[i])
+	}
 	sum.Scopes = len(scopes)
 	return sum, nil
+}
+
+// importLanes groups the batches' indexes by the user whose graph they
+// write (tenant and user, or tenant and agent for agent-only memories), in
+// file order within each group and in order of first appearance.
+func importLanes(batches []importBatch) [][]int {
+	type owner struct{ tenant, user, agent string }
+	lane := map[owner]int{}
+	var lanes [][]int
+	for i, b := range batches {
+		sc := b.Req.Scope.WithDefaults()
+		o := owner{tenant: sc.TenantID, user: sc.UserID}
+		if sc.UserID == "" {
+			o.agent = sc.AgentID
+		}
+		n, ok := lane[o]
+		if !ok {
+			n = len(lanes)
+			lane[o] = n
+			lanes = append(lanes, nil)
+		}
+		lanes[n] = append(lanes[n], i)
+	}
+	return lanes
 }
 
 // isTerminal reports whether w is a terminal, where a progress bar helps;

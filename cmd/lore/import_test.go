@@ -3,14 +3,17 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/graph/sqlite"
+	"github.com/lore-memory/lore/ingest"
 )
 
 // openStore opens the sqlite store a command left in dir.
@@ -217,5 +220,65 @@ func TestImportKeepGoing(t *testing.T) {
 	}
 	if c, _ := facts(t, openStore(t, filepath.Join(dir, "go")), "a"); !c["a works_at acme"] || !c["a lives_in oslo"] {
 		t.Errorf("with --keep-going: facts %v, want lines 1 and 3 imported", c)
+	}
+}
+
+func TestImportLanes(t *testing.T) {
+	batch := func(tenant, user, agent string) importBatch {
+		return importBatch{Req: ingest.AddRequest{Scope: lore.Scope{TenantID: tenant, UserID: user, AgentID: agent}}}
+	}
+	batches := []importBatch{
+		batch("", "a", ""), batch("", "b", ""), batch("", "a", "bot"), // a's runs with and without an agent share a's graph
+		batch("t2", "a", ""), batch("", "", "bot"), batch("", "b", ""), batch("", "", "bot"),
+	}
+	got := importLanes(batches)
+	want := [][]int{{0, 2}, {1, 5}, {3}, {4, 6}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("importLanes = %v, want %v", got, want)
+	}
+}
+
+// TestImportUsersAtOnce imports several users at once and one at a time:
+// the same facts come out, and each user's later line still supersedes
+// the earlier one.
+func TestImportUsersAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "users.jsonl")
+	var lines strings.Builder
+	users := []string{"u1", "u2", "u3", "u4", "u5"}
+	for _, step := range []string{"I live in Oslo and I work at Acme.", "I moved to Rome.", "My sister Emma lives in Paris."} {
+		for _, u := range users {
+			fmt.Fprintf(&lines, `{"user_id": %q, "messages": [{"role": "user", "content": %q}]}`+"\n", u, step)
+		}
+	}
+	if err := os.WriteFile(path, []byte(lines.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, workers := range []string{"1", "4"} {
+		out, err := run(t, nil, "", "import", "--workers", workers, "--json", "--data-dir", filepath.Join(dir, workers), "--embedder", "none", path)
+		if err != nil {
+			t.Fatalf("import --workers %s: %v", workers, err)
+		}
+		var sum importSummary
+		if err := json.Unmarshal([]byte(out), &sum); err != nil {
+			t.Fatalf("summary %q: %v", out, err)
+		}
+		if sum.Scopes != len(users) || sum.Batches != 3*len(users) {
+			t.Errorf("--workers %s: summary %+v, want %d scopes and %d batches", workers, sum, len(users), 3*len(users))
+		}
+	}
+	one, many := openStore(t, filepath.Join(dir, "1")), openStore(t, filepath.Join(dir, "4"))
+	for _, u := range users {
+		c1, o1 := facts(t, one, u)
+		c4, o4 := facts(t, many, u)
+		if !reflect.DeepEqual(c1, c4) || !reflect.DeepEqual(o1, o4) {
+			t.Errorf("%s: one at a time current %v old %v; at once current %v old %v", u, c1, o1, c4, o4)
+		}
+		if !c4[u+" lives_in rome"] || c4[u+" lives_in oslo"] {
+			t.Errorf("%s: current facts %v, want lives_in rome superseding oslo", u, c4)
+		}
+	}
+	if _, err := run(t, nil, "", "import", "--workers", "-1", "--data-dir", filepath.Join(dir, "bad"), "--embedder", "none", path); lore.ErrorCode(err) != lore.EINVALID {
+		t.Errorf("--workers -1: err=%v, want EINVALID", err)
 	}
 }
