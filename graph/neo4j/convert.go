@@ -157,7 +157,7 @@ func limitParams(limit, offset int) (int64, int64, error) {
 // memory's scope and the before/after texts where it knows them.
 func historyRow(memoryID string, sc lore.Scope, ev lore.EventKind, actor, reason string, at time.Time) map[string]any {
 	return map[string]any{
-		"id": newEventID(), "memory_id": memoryID, "event": string(ev),
+		"id": lore.NewID(), "memory_id": memoryID, "event": string(ev),
 		"tenant_id": sc.TenantID, "user_id": sc.UserID, "agent_id": sc.AgentID, "run_id": sc.RunID,
 		"actor": actor, "reason": reason, "at": at.UTC(),
 	}

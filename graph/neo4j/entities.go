@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/google/uuid"
-
 	"github.com/lore-memory/lore"
 )
 
@@ -34,7 +32,7 @@ func (s *Store) MergeEntity(ctx context.Context, e *lore.Entity) (*lore.Entity, 
 		last = first
 	}
 	params := scopeParams(ns)
-	params["id"], params["name"], params["normalized_name"] = uuid.NewString(), name, norm
+	params["id"], params["name"], params["normalized_name"] = lore.NewID(), name, norm
 	params["type"], params["aliases"], params["mentions"] = e.Type, aliases, int64(max(e.Mentions, 1))
 	params["first_seen"], params["last_seen"] = first, last
 

@@ -7,20 +7,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/lore-memory/lore"
 )
-
-// newEventID returns a time-ordered id, so that events stored in the same
-// instant still list in the order they were made.
-func newEventID() string {
-	id, err := uuid.NewV7()
-	if err != nil {
-		return uuid.NewString()
-	}
-	return id.String()
-}
 
 // AddEpisodes stores episodes and their ADD events in one transaction,
 // assigning ID, CreatedAt and UpdatedAt where empty.
@@ -38,7 +26,7 @@ func (s *Store) AddEpisodes(ctx context.Context, episodes []*lore.Episode) error
 			return err
 		}
 		if ep.ID == "" {
-			ep.ID = uuid.NewString()
+			ep.ID = lore.NewID()
 		}
 		if ep.CreatedAt.IsZero() {
 			ep.CreatedAt = lore.BatchTime(now, len(rows))

@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/google/uuid"
-
 	"github.com/lore-memory/lore"
 )
 
@@ -65,7 +63,7 @@ func (s *Store) MergeFact(ctx context.Context, f *lore.Fact, actor string) (*lor
 	}
 	id := f.ID
 	if id == "" {
-		id = uuid.NewString()
+		id = lore.NewID()
 	}
 	ends := scopeParams(ns)
 	ends["subject_id"], ends["object_id"] = f.SubjectID, nil

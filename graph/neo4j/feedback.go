@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/lore-memory/lore"
 )
 
@@ -28,7 +26,7 @@ func (s *Store) RecordVerdict(ctx context.Context, v *lore.Verdict, rule lore.Fe
 		return lore.MemorySignal{}, err
 	}
 	if v.ID == "" {
-		v.ID = uuid.NewString()
+		v.ID = lore.NewID()
 	}
 	// Microseconds, as the embedded store keeps them: a listing's cursor
 	// (lore.VerdictCursor) names the time to the microsecond.

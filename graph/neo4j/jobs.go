@@ -7,7 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/lore-memory/lore"
@@ -21,7 +20,7 @@ func (s *Store) EnqueueJob(ctx context.Context, job *lore.Job) error {
 	}
 	now := s.now().UTC()
 	if job.ID == "" {
-		job.ID = uuid.NewString()
+		job.ID = lore.NewID()
 	}
 	if job.Status == "" {
 		job.Status = lore.JobQueued

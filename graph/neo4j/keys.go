@@ -4,8 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/google/uuid"
-
 	"github.com/lore-memory/lore"
 )
 
@@ -17,7 +15,7 @@ func (s *Store) CreateKey(ctx context.Context, k *lore.APIKey) error {
 		return err
 	}
 	if k.ID == "" {
-		k.ID = uuid.NewString()
+		k.ID = lore.NewID()
 	}
 	if k.CreatedAt.IsZero() {
 		k.CreatedAt = s.now().UTC()

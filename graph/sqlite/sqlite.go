@@ -38,7 +38,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/google/uuid"
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 
 	"github.com/lore-memory/lore"
@@ -290,7 +289,7 @@ func (s *Store) clock() time.Time {
 }
 
 // newID returns a fresh record id.
-func newID() string { return uuid.NewString() }
+func newID() string { return lore.NewID() }
 
 // Times are stored as INTEGER microseconds since the Unix epoch (UTC): exact
 // for every year Go can represent, compact, and ordered by plain comparison.
