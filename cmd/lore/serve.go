@@ -131,9 +131,16 @@ func (m *Main) serve(ctx context.Context, args []string) error {
 	icfg := ingest.DefaultConfig()
 	icfg.Workers = cfg.Workers
 	icfg.MaxPendingPerTenant = cfg.MaxPendingJobs
-	if icfg.InstanceID, err = instanceID(cfg.InstanceID, cfg.DataDir); err != nil {
+	id, shared, idLock, err := instanceID(cfg.InstanceID, cfg.DataDir)
+	if err != nil {
 		return err
 	}
+	m.closers = append(m.closers, idLock)
+	if shared {
+		log.Warn("another process holds this data directory's instance id; this one runs under a fresh id, so a restart will not take back the jobs it held at once (give each process its own --data-dir or --instance-id)",
+			"data_dir", cfg.DataDir, "instance", id)
+	}
+	icfg.InstanceID = id
 	svc := b.ingestService(icfg, log)
 	// Vectors of two models cannot be compared: refuse to start rather
 	// than serve a mixed index.
