@@ -76,6 +76,17 @@ func diversify(results []Result, k int, threshold float64, sources func(Result) 
 			later = append(later, r)
 			continue
 		}
+		// A deferred result waits for results that stand for something
+		// else, not for noise: a result scoring below noiseShare of the
+		// best, or below deferShare of the deferred result's own score (a
+		// chit-chat turn that matched on nothing), does not pass it.
+		for len(later) > 0 && len(out) < k && later[0].Score > r.Score &&
+			r.Score < max(noiseShare*out[0].Score, deferShare*later[0].Score) {
+			out, later = append(out, later[0]), later[1:]
+		}
+		if len(out) == k {
+			break
+		}
 		for _, id := range srcs {
 			if r.Fact != nil {
 				factEps[id] = true
@@ -94,6 +105,15 @@ func diversify(results []Result, k int, threshold float64, sources func(Result) 
 	lowerToPlace(out)
 	return out
 }
+
+// noiseShare is the share of the best result's score below which a result
+// is noise to the query, and deferShare the share of a deferred result's
+// score below which a result is noise next to it: deferred results go
+// before noise.
+const (
+	noiseShare = 0.05
+	deferShare = 0.1
+)
 
 // deferral configures diversify's source diversity.
 type deferral struct {

@@ -111,6 +111,7 @@ func TestDiversifyDeferral(t *testing.T) {
 		want []string
 	}{
 		{"deferred waits for the end", []Result{ep("e1", 0.9), fact("f1", 0.5, "e1"), ep("e2", 0.45), ep("e3", 0.2), ep("e4", 0.1)}, deferral{Facts: true}, []string{"e1", "e2", "e3", "e4", "f1"}},
+		{"deferred passes noise (under 5 % of the best)", []Result{ep("e1", 0.9), fact("f1", 0.5, "e1"), ep("e2", 0.45), ep("e3", 0.04), ep("e4", 0.01)}, deferral{Facts: true}, []string{"e1", "e2", "f1", "e3", "e4"}},
 		{"facts of one turn both kept", []Result{fact("f1", 0.9, "e1"), fact("f2", 0.8, "e1"), ep("e2", 0.7)}, deferral{Facts: true}, []string{"f1", "f2", "e2"}},
 		{"facts never deferred", []Result{ep("e1", 0.9), fact("f1", 0.5, "e1"), ep("e2", 0.45)}, deferral{Facts: false}, []string{"e1", "f1", "e2"}},
 		{"turn slots: a fact repeating a kept fact's turn waits", []Result{fact("f1", 0.9, "e1"), fact("f2", 0.8, "e1"), ep("e2", 0.7)}, deferral{Facts: true, Repeats: true}, []string{"f1", "e2", "f2"}},
