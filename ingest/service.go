@@ -234,7 +234,7 @@ type Message struct {
 	Role      string         `json:"role"`                 // user, assistant, system or tool
 	Content   string         `json:"content"`              // the text; not empty
 	Name      string         `json:"name,omitempty"`       // the speaker's name
-	CreatedAt *time.Time     `json:"created_at,omitempty"` // when it was said; nil: now
+	CreatedAt *time.Time     `json:"created_at,omitempty"` // when it was said; nil: as the message before it (messageTimes), else now
 	SourceID  string         `json:"source_id,omitempty"`  // the caller's own id for it
 	Metadata  map[string]any `json:"metadata,omitempty"`   // merged over the request's metadata
 }
@@ -388,13 +388,10 @@ func (s *Service) Add(ctx context.Context, req AddRequest) (*AddResult, error) {
 			return nil, err
 		}
 	}
-	now := s.now()
+	said := messageTimes(req.Messages, s.now())
 	eps := make([]*lore.Episode, len(req.Messages))
 	for i, m := range req.Messages {
-		occurred := now
-		if m.CreatedAt != nil {
-			occurred = m.CreatedAt.UTC()
-		}
+		occurred := said[i]
 		var md map[string]any
 		if len(req.Metadata) > 0 || len(m.Metadata) > 0 {
 			md = make(map[string]any, len(req.Metadata)+len(m.Metadata))
@@ -538,4 +535,34 @@ func isBlank(s string) bool {
 		}
 	}
 	return true
+}
+
+// messageTimes gives each message the time it was said: its created_at; for
+// one without, the time of the message before it (a reply is said with what
+// it answers) or, before any timed message, of the first timed one; and now
+// when the request gives no time at all. A reply without a time thus stays
+// in its conversation instead of looking like the user's latest news.
+func messageTimes(msgs []Message, now time.Time) []time.Time {
+	out := make([]time.Time, len(msgs))
+	first := -1
+	for i, m := range msgs {
+		if m.CreatedAt != nil {
+			out[i] = m.CreatedAt.UTC()
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	for i, m := range msgs {
+		switch {
+		case m.CreatedAt != nil:
+		case first < 0:
+			out[i] = now
+		case i < first:
+			out[i] = out[first]
+		default:
+			out[i] = out[i-1]
+		}
+	}
+	return out
 }

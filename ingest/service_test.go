@@ -492,3 +492,27 @@ func TestRestartResumesJobs(t *testing.T) {
 		}
 	}
 }
+
+func TestMessageTimes(t *testing.T) {
+	now := time.Date(2026, 12, 4, 12, 0, 0, 0, time.UTC)
+	may1, may2 := time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC), time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC)
+	at := func(t time.Time) *time.Time { return &t }
+	tests := []struct {
+		name string
+		msgs []Message
+		want []time.Time
+	}{
+		{"none timed: now", []Message{{}, {}}, []time.Time{now, now}},
+		{"a reply takes its question's time", []Message{{CreatedAt: at(may1)}, {}}, []time.Time{may1, may1}},
+		{"each follows the one before", []Message{{CreatedAt: at(may1)}, {}, {CreatedAt: at(may2)}, {}}, []time.Time{may1, may1, may2, may2}},
+		{"before any timed one: the first timed", []Message{{}, {CreatedAt: at(may2)}}, []time.Time{may2, may2}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := messageTimes(tt.msgs, now)
+			if !slices.EqualFunc(got, tt.want, time.Time.Equal) {
+				t.Errorf("messageTimes = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
