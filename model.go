@@ -137,6 +137,11 @@ type MemoryEvent struct {
 	Memory string    `json:"memory"`
 	Event  EventKind `json:"event"`
 	Type   DocKind   `json:"type"`
+	// InvalidAt is set on a fact stored as no longer true: "I no longer
+	// eat meat" adds "user eats meat", ended at the message time, so that
+	// as-of searches find it. Without it an agent would read the ADD as
+	// news.
+	InvalidAt *time.Time `json:"invalid_at,omitempty"`
 }
 
 // JobStatus is the state of a background job.

@@ -152,6 +152,8 @@ type mem0Event struct {
 	// memory's kind.
 	LoreEvent lore.EventKind `json:"lore_event"`
 	Type      lore.DocKind   `json:"type"`
+	// InvalidAt marks a fact stored as no longer true (lore.MemoryEvent).
+	InvalidAt *time.Time `json:"invalid_at,omitempty"`
 }
 
 // mem0EventKind maps Lore's event kinds onto mem0's ADD, UPDATE, DELETE
@@ -171,7 +173,7 @@ func mem0EventKind(k lore.EventKind) string {
 func mem0Events(evs []lore.MemoryEvent) []mem0Event {
 	out := make([]mem0Event, 0, len(evs))
 	for _, e := range evs {
-		out = append(out, mem0Event{ID: e.ID, Memory: e.Memory, Event: mem0EventKind(e.Event), Data: map[string]any{"memory": e.Memory}, LoreEvent: e.Event, Type: e.Type})
+		out = append(out, mem0Event{ID: e.ID, Memory: e.Memory, Event: mem0EventKind(e.Event), Data: map[string]any{"memory": e.Memory}, LoreEvent: e.Event, Type: e.Type, InvalidAt: e.InvalidAt})
 	}
 	return out
 }

@@ -432,7 +432,7 @@ func (r *batchRun) merge(ctx context.Context, f *lore.Fact, supersede supersessi
 	}
 	r.record(stored, f.SourceEpisodeIDs)
 	r.stored[stored.ID] = stored
-	r.events = append(r.events, lore.MemoryEvent{ID: stored.ID, Memory: stored.Text, Event: kind, Type: lore.KindFact})
+	r.events = append(r.events, factEvent(stored, kind, r.now))
 	return nil
 }
 
@@ -489,7 +489,7 @@ func (r *batchRun) end(ctx context.Context, f *lore.Fact) error {
 	}
 	r.record(stored, f.SourceEpisodeIDs)
 	r.stored[stored.ID] = stored
-	r.events = append(r.events, lore.MemoryEvent{ID: stored.ID, Memory: stored.Text, Event: kind, Type: lore.KindFact})
+	r.events = append(r.events, factEvent(stored, kind, r.now))
 	return nil
 }
 
@@ -545,4 +545,15 @@ func (r *batchRun) applyProfile(ctx context.Context, p lore.ProfileSignal) error
 	f.Object = value
 	f.Metadata = map[string]any{"profile": true}
 	return r.merge(ctx, f, supersedeSingle)
+}
+
+// factEvent reports a stored fact; one that no longer holds at now carries
+// the time it ended.
+func factEvent(f *lore.Fact, kind lore.EventKind, now time.Time) lore.MemoryEvent {
+	ev := lore.MemoryEvent{ID: f.ID, Memory: f.Text, Event: kind, Type: lore.KindFact}
+	if f.InvalidAt != nil && !f.InvalidAt.After(now) {
+		at := f.InvalidAt.UTC()
+		ev.InvalidAt = &at
+	}
+	return ev
 }

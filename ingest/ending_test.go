@@ -109,6 +109,10 @@ func TestEndingWithoutTwinIsStoredClosed(t *testing.T) {
 	if got, want := eventKinds(res.Events), []string{"ADD:Alice no longer lives in Berlin"}; !slices.Equal(got, want) {
 		t.Fatalf("events=%q, want %q", got, want)
 	}
+	// The event says the fact it added no longer holds.
+	if at := res.Events[0].InvalidAt; at == nil || !at.Equal(t0) {
+		t.Errorf("event invalid_at=%v, want %v", at, t0)
+	}
 	if got := currentObjects(t, st); len(got) != 0 {
 		t.Fatalf("current objects=%q, want none", got)
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/client"
@@ -121,7 +122,11 @@ func (m *Main) add(ctx context.Context, args []string) error {
 // printEvents prints memory events one a line: "ADD     fact     text".
 func printEvents(w io.Writer, events []lore.MemoryEvent) {
 	for _, ev := range events {
-		fmt.Fprintf(w, "%-10s %-8s %s\n", ev.Event, ev.Type, ev.Memory)
+		ended := ""
+		if ev.InvalidAt != nil {
+			ended = " (no longer true since " + ev.InvalidAt.Format(time.DateOnly) + ")"
+		}
+		fmt.Fprintf(w, "%-10s %-8s %s%s\n", ev.Event, ev.Type, ev.Memory, ended)
 	}
 }
 
