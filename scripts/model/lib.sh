@@ -48,6 +48,32 @@ install_runtime() {
 	mv "$2/libonnxruntime.so.new" "$2/libonnxruntime.so"
 }
 
+# write_manifest DEST WORK NAME SIZE SOURCE CONVERTER_SHA TOKENIZER — writes
+# DEST/manifest.json for a model whose model.onnx, TOKENIZER (vocab.txt or
+# tokenizer.json) and libonnxruntime.so are in DEST: SIZE is its length
+# field ('"max_seq_length": 256'), SOURCE the JSON object naming where the
+# weights and runtime came from. Written in WORK and moved in last, so an
+# interrupted run leaves a directory embed/bert sees as incomplete.
+write_manifest() {
+	local dest="$1" work="$2" name="$3" size="$4" source="$5" converter="$6" tok="$7"
+	cat >"$work/manifest.json" <<JSON
+{
+  "name": "$name",
+  "dim": 384,
+  $size,
+  "source": $source,
+  "converter_sha256": "$converter",
+  "files": {
+    "model.onnx": {"sha256": "$(sha "$dest/model.onnx")"},
+    "$tok": {"sha256": "$(sha "$dest/$tok")"},
+    "libonnxruntime.so": {"sha256": "$(sha "$dest/libonnxruntime.so")"}
+  }
+}
+JSON
+	mv "$work/manifest.json" "$dest/manifest.json"
+	echo "fetch.sh: installed $name into $dest"
+}
+
 # model_venv — prints the private venv the converters run in (numpy, onnx,
 # safetensors, pinned in requirements.txt), preparing it first when it is
 # missing or its pins changed. Nothing goes into the system's Python.
