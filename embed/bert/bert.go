@@ -45,6 +45,7 @@ import (
 
 	lore "github.com/lore-memory/lore"
 	"github.com/lore-memory/lore/embed/internal/onnxrt"
+	"github.com/lore-memory/lore/internal/fanout"
 )
 
 // Dim is the length of every vector, for both models.
@@ -137,9 +138,9 @@ type Config struct {
 	// ModelDir/libonnxruntime.so.
 	LibraryPath string
 	// Threads is the number of threads one inference uses; 0 means the
-	// number of CPUs, or 1 for a model that runs one text at a time. The worker threads sleep between inferences rather
-	// than spin, so the store's queries of the same search get the cores
-	// (see embed/README.md).
+	// number of CPUs, or 1 for a model that runs one text at a time. The
+	// worker threads sleep between inferences rather than spin, so the
+	// store's queries of the same search get the cores (embed/README.md).
 	Threads int
 	// Inflight bounds the inferences that run at once; 0 means as many as
 	// the CPUs hold at Threads each (at least one). Without a bound, 16
@@ -314,35 +315,19 @@ func (e *Embedder) embed(ctx context.Context, prefix string, texts []string) ([]
 // slots: a single text keeps few threads busy, so with one thread per
 // inference two texts at a time use two cores better than one text on two.
 func (e *Embedder) embedEach(ctx context.Context, ids [][]int32, order []int, flat []float32, out [][]float32) error {
-	// The first failure stops the rest: the call fails either way.
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range cap(e.slots) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range next {
-				i := order[k]
-				vec := flat[k*Dim : (k+1)*Dim : (k+1)*Dim]
-				if err := e.run(ctx, ids, []int{i}, len(ids[i]), vec); err != nil {
-					cancel(err)
-					continue
-				}
-				out[i] = vec
-			}
-		}()
+	places := make([]int, len(order))
+	for k := range places {
+		places[k] = k
 	}
-	for k := range order {
-		if ctx.Err() != nil {
-			break
+	return fanout.Each(ctx, cap(e.slots), places, func(ctx context.Context, k int) error {
+		i := order[k]
+		vec := flat[k*Dim : (k+1)*Dim : (k+1)*Dim]
+		if err := e.run(ctx, ids, []int{i}, len(ids[i]), vec); err != nil {
+			return err
 		}
-		next <- k
-	}
-	close(next)
-	wg.Wait()
-	return context.Cause(ctx)
+		out[i] = vec
+		return nil
+	})
 }
 
 // run embeds the texts ids[batch[0]], ids[batch[1]], ... padded to seq
