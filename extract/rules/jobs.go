@@ -65,6 +65,10 @@ var (
 	theirAtNowRe = regexp.MustCompile(nameRe + `(?:\s+is|'s|’s)\s+(now\s+|currently\s+)?at\s+` + orgAlt + `(\s+now\b|\s+these\s+days\b)?`)
 	// "I'm at Stripe now", "I'm now at Stripe", "now I'm at the BBC"
 	myAtNowRe = regexp.MustCompile(`(?i:\b(now,?\s+|currently,?\s+)?(?:i\s+am|i'm|i’m)\s+(now\s+)?at\s+)` + orgAlt + `(?i:(\s+now\b|\s+these\s+days\b))?`)
+	// "Yui works at a bookstore in Umeda", "Ama got a job at the
+	// hospital": a named person's workplace said in lower case
+	// (lowerWorkplace).
+	theirLowerWorkRe = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+|recently\s+|now\s+|still\s+)?(?:works|worked|is\s+working|started\s+working|got\s+a\s+(?:new\s+)?job)\s+(?:at|in|for)\s+((?i:a|an|the)\s+[^,;.!?()]+)`)
 	// "Bettina left Kestrel"
 	theirLeftRe = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+)?(?:left|quit)\s+((?:the\s+)?\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*)*)`)
 )
@@ -124,8 +128,9 @@ func jobTitle(t string) string {
 	if len(words) == 0 || len(words) > 6 {
 		return ""
 	}
-	// "professor of marine biology": the occupation comes before "of".
-	if i := slices.Index(words, "of"); i > 0 && i < len(words)-1 && isOccupation(words[i-1]) {
+	// "professor of marine biology", "head of people": the occupation (or
+	// "head") comes before "of".
+	if i := slices.Index(words, "of"); i > 0 && i < len(words)-1 && (isOccupation(words[i-1]) || words[i-1] == "head") {
 		return t
 	}
 	if len(words) > 5 || !isOccupation(words[len(words)-1]) {
@@ -165,6 +170,18 @@ func ownMatch(own bool, re *regexp.Regexp, clause string) []string {
 func beforeBreak(s string) string {
 	phrase, _ := splitJob(s)
 	return phrase
+}
+
+// saidPhrase is a phrase as said up to the next clause ("a bank in Osaka"
+// of "a bank in Osaka so he writes emails all day").
+func saidPhrase(s string) string {
+	lower := strings.ToLower(s)
+	for _, b := range []string{" so ", " and ", " but ", " because ", " who ", " which ", " lol", " tbh", " btw"} {
+		if i := strings.Index(lower, b); i >= 0 {
+			s, lower = s[:i], lower[:i]
+		}
+	}
+	return strings.TrimSpace(s)
 }
 
 // workplaces are the nouns that end an employer said in lower case
@@ -400,6 +417,18 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 			Subject: s, SubjectType: "person", Predicate: "works_at", Object: org, ObjectIsEntity: true, ObjectType: "organization",
 			Text: factText("%s works at %s", s, org), ValidAt: timePtr(ref), Confidence: 0.75,
 		})
+	}
+	for _, m := range theirLowerWorkRe.FindAllStringSubmatch(clause, -1) {
+		if isStopName(m[1]) || isPronoun(m[1]) {
+			continue
+		}
+		if place := lowerWorkplace(beforeBreak(m[2])); place != "" {
+			s := c.entity(m[1], "person")
+			out = append(out, lore.ExtractedFact{
+				Subject: s, SubjectType: "person", Predicate: "works_at", Object: place,
+				Text: factText("%s works at %s", s, saidPhrase(m[2])), ValidAt: timePtr(ref), Confidence: 0.7,
+			})
+		}
 	}
 	// "Dana left last week, she's at Google now": the text is what was
 	// said, since what changed ("left") is part of the news.

@@ -19,8 +19,11 @@ var (
 	englishWords    = listSet(readList("english_words.txt"))
 	chatWords       = listSet(readList("chat_words.txt"))
 	lowerRoleNameRe = regexp.MustCompile(`(?i:(?:\b(?:my|our|his|her|their)|\p{L}['’]s)\s+` + roleAdj + `(?:` + roleAlt + `))\s+(\p{Ll}[\p{Ll}-]*)\b`)
-	lowerPlaceRe    = regexp.MustCompile(`(?i:\b(?:in|to|from|out\s+of|near))\s+(\p{Ll}[\p{Ll}-]*)\b`)
-	lowerWordRe     = regexp.MustCompile(`\p{Ll}[\p{Ll}-]*`)
+	// "gf yui works at a bookstore": a bare role opening a sentence, as
+	// in notes and texts.
+	lowerBareRoleNameRe = regexp.MustCompile(`^\s*(?:[-*•]\s*)?(?i:` + roleAdj + `(?:` + roleAlt + `))\s+(\p{Ll}[\p{Ll}-]*)\s+\p{Ll}`)
+	lowerPlaceRe        = regexp.MustCompile(`(?i:\b(?:in|to|from|out\s+of|near))\s+(\p{Ll}[\p{Ll}-]*)\b`)
+	lowerWordRe         = regexp.MustCompile(`\p{Ll}[\p{Ll}-]*`)
 	// "euans girlfriend shona": a possessive texted without its apostrophe,
 	// before a role word.
 	bareOwnerRe = regexp.MustCompile(`\b(\p{L}+)s\s+(?i:` + roleAdj + `(?:` + roleAlt + `))\b`)
@@ -45,7 +48,7 @@ func (c *collector) capitalizeNames(s string) string {
 		}
 		return capitalize(owner) + "'s" + m[sub[3]+1:]
 	})
-	for _, re := range []*regexp.Regexp{lowerRoleNameRe, lowerPlaceRe} {
+	for _, re := range []*regexp.Regexp{lowerRoleNameRe, lowerBareRoleNameRe, lowerPlaceRe} {
 		for _, m := range re.FindAllStringSubmatch(s, -1) {
 			if nameLike(m[1]) {
 				c.lowerNames[m[1]] = true

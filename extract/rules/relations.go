@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/lore-memory/lore"
 )
@@ -72,7 +73,10 @@ var (
 	// "Agnieszka and Paweł moved from Gdańsk to Szczecin", "Priya just
 	// moved from Leeds to York": each named person's home changes.
 	thirdMovedFromRe = regexp.MustCompile(`\b` + nameRe + `(?:\s+and\s+` + nameRe + `)?\s+(?:just\s+|finally\s+|recently\s+)?(?:have\s+|has\s+)?moved\s+from\s+` + placeAlt + `\s+to\s+` + placeAlt)
-	thirdWorksRe     = regexp.MustCompile(`\b` + nameRe + `\s+(?:works|worked|is working)\s+(?:at|for)\s+(\p{Lu}[\p{L}&-]+(?:\s+\p{Lu}[\p{L}&-]+)*)`)
+	// "Pablo finished his degree and moved to Berlin": the name opens a
+	// verb phrase of lowercase words, and "and moved to" goes on with it.
+	thirdAndMovedRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:\p{Ll}[\p{L}'’]*\s+){1,6}?and\s+(?:then\s+|just\s+|recently\s+|finally\s+)?moved\s+(?:back\s+)?to\s+` + placeAlt)
+	thirdWorksRe    = regexp.MustCompile(`\b` + nameRe + `\s+(?:works|worked|is working)\s+(?:at|for)\s+(\p{Lu}[\p{L}&-]+(?:\s+\p{Lu}[\p{L}&-]+)*)`)
 )
 
 // datingRoles are the roles of someone the speaker is dating.
@@ -80,6 +84,20 @@ var datingRoles = map[string]bool{"girlfriend": true, "boyfriend": true}
 
 // "Imogen and I started dating", "Imogen and I are together now"
 var datingRe = regexp.MustCompile(`\b` + nameRe + `\s+and\s+(?:I|i)\s+(?:just\s+|finally\s+|officially\s+)?(?:started\s+dating|started\s+seeing\s+each\s+other|are\s+(?:now\s+)?dating|got\s+together|are\s+(?:now\s+)?together|are\s+(?:now\s+)?a\s+couple)\b`)
+
+// newPartnerNameRe is a new partner named in the next breath: "I'm seeing
+// someone new?? his name is dev", "I've met someone. Her name is Ana."
+var newPartnerNameRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m|im|i've|i’ve|ive|i\s+have|i)\s+(?:(?:been|just|finally|now|kind\s+of|kinda|sort\s+of)\s+)*(?:(?:seeing|dating)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman))|met\s+(?:someone|somebody))(?:\s+new)?\b[^.!?]{0,40}[.!?]*\s*(?:[a-z]+\s+){0,2}(?:his|her|their)\s+name\s+is\s+)(\p{L}+)`)
+
+// newPartner is the dating fact of a partner named that way, or nil.
+func (c *collector) newPartner(subject, subjectType, text string, ref time.Time) *lore.ExtractedFact {
+	m := newPartnerNameRe.FindStringSubmatch(text)
+	if m == nil || isPronoun(m[1]) || isStopName(m[1]) {
+		return nil
+	}
+	f := dating(subject, subjectType, c.entity(capitalize(m[1]), "person"), ref)
+	return &f
+}
 
 func dating(subject, subjectType, name string, ref time.Time) lore.ExtractedFact {
 	return lore.ExtractedFact{
@@ -91,7 +109,7 @@ func dating(subject, subjectType, name string, ref time.Time) lore.ExtractedFact
 
 // relationFact builds (possessor has_<role> name), "Emma is user's sister".
 func (c *collector) relationFact(possessor, possessorType, role, name string, ref time.Time) *lore.ExtractedFact {
-	if isPronoun(name) || isStopName(name) || isTemporalWord(lore.NormalizeName(name)) || strings.EqualFold(name, possessor) {
+	if isPronoun(name) || isStopName(name) || isTemporalWord(lore.NormalizeName(name)) || strings.EqualFold(name, possessor) || acronym(name) {
 		return nil
 	}
 	role = canonicalRole(role)
@@ -198,7 +216,7 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 		}
 	}
 	third := func(m []string, predicate, verb, objType string) {
-		if isPronoun(m[1]) || isStopName(m[1]) {
+		if isPronoun(m[1]) || isStopName(m[1]) || unasserted(sentence, m[0]) {
 			return
 		}
 		s := c.entity(dropOpener(m[1]), "person")
@@ -212,9 +230,14 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 	for _, m := range thirdLivesRe.FindAllStringSubmatch(sentence, -1) {
 		third(m, "lives_in", "lives in", "place")
 	}
+	for _, m := range thirdAndMovedRe.FindAllStringSubmatch(sentence, -1) {
+		if !isTemporalWord(lore.NormalizeName(m[2])) {
+			third(m, "lives_in", "lives in", "place")
+		}
+	}
 	for _, m := range thirdMovedFromRe.FindAllStringSubmatch(sentence, -1) {
 		from, to := m[3], m[4]
-		if isTemporalWord(lore.NormalizeName(to)) {
+		if isTemporalWord(lore.NormalizeName(to)) || unasserted(sentence, m[0]) {
 			continue
 		}
 		for _, name := range []string{m[1], m[2]} {
@@ -267,6 +290,34 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 		third(m, "works_at", "works at", "organization")
 	}
 	return facts
+}
+
+// acronym reports whether a word of three or more letters is all capitals
+// ("FIFO", "NHS"): an abbreviation, not a person's or pet's name.
+func acronym(name string) bool {
+	if strings.ContainsRune(name, ' ') || utf8.RuneCountInString(name) < 3 {
+		return false
+	}
+	return strings.ToUpper(name) == name && strings.ToLower(name) != name
+}
+
+// unasserted reports whether a match sits in a clause that "if",
+// "whether" or "unless" opens, which asks or supposes rather than states:
+// "my neighbour asks if Mikko is from Sweden".
+func unasserted(sentence, match string) bool {
+	i := strings.Index(sentence, match)
+	if i <= 0 {
+		return false
+	}
+	f := strings.Fields(sentence[:i])
+	if len(f) == 0 {
+		return false
+	}
+	switch strings.ToLower(strings.Trim(f[len(f)-1], ",;:")) {
+	case "if", "whether", "unless":
+		return true
+	}
+	return false
 }
 
 // nameAfterRe is a name right after a role word: "my girlfriend Jana".

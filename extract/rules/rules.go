@@ -348,6 +348,9 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 	// great!", "Sounds fun!") mostly comments on their news; only what it
 	// reports of the speaker's own is kept.
 	reactive := len(sentences) > 0 && reaction(sentences[0], v)
+	if f := c.newPartner(subject, speakerType, ep.Content, ref); f != nil {
+		add(*f)
+	}
 	for _, raw := range sentences {
 		s := stripOpeners(c.capitalizeNames(untext(stripBullet(raw))), v)
 		for _, f := range c.petNames(s, subject, speakerType, ref) {

@@ -19,9 +19,12 @@ var (
 	myRoleLivesRe = regexp.MustCompile(myRoleSubj + `\s+(?i:lives|lived|has\s+moved|moved|is\s+living|is|'s|’s)\s+(?i:(?:back|still|now|up|down|over|out)\s+)*(?i:in|to)\s+` + placeAlt)
 	// "I'm at my dad's in Cardiff every other weekend", "staying at my
 	// mum's place in Leeds"
-	atMyRoleRe   = regexp.MustCompile(`(?i:\bat\s+(?:my|our)\s+` + roleAdj + `(` + roleAlt + `)(?:'s|’s|s)(?:\s+(?:place|house|flat|home))?)\s+(?i:in)\s+` + placeAlt)
-	myRoleFromRe = regexp.MustCompile(myRoleSubj + `\s+(?i:is|'s|’s|comes|came)\s+(?i:originally\s+)?(?i:from)\s+` + placeAlt)
-	myRoleJobRe  = regexp.MustCompile(myRoleSubj + `\s+(?i:is|'s|’s|works\s+as)\s+(?i:(?:now|also|still)\s+)?(?i:(a|an)\s+)?([^,;!?()]+?)(?:\s+(?i:and|but|so|because)\s|[,;!?()]|$)`)
+	atMyRoleRe = regexp.MustCompile(`(?i:\bat\s+(?:my|our)\s+` + roleAdj + `(` + roleAlt + `)(?:'s|’s|s)(?:\s+(?:place|house|flat|home))?)\s+(?i:in)\s+` + placeAlt)
+	// "my brother just moved a few days ago from Wrocław to Kraków": the
+	// old home ends and the new one starts.
+	myRoleMovedFromRe = regexp.MustCompile(myRoleSubj + `\s+(?i:(?:just|finally|recently|has|have)\s+)*(?i:moved|relocated)\s+(?:[^,.;!?]{1,30}?\s+)?(?i:from)\s+` + placeAlt + `\s+(?i:to)\s+` + placeAlt)
+	myRoleFromRe      = regexp.MustCompile(myRoleSubj + `\s+(?i:is|'s|’s|comes|came)\s+(?i:originally\s+)?(?i:from)\s+` + placeAlt)
+	myRoleJobRe       = regexp.MustCompile(myRoleSubj + `\s+(?i:is|'s|’s|works\s+as)\s+(?i:(?:now|also|still)\s+)?(?i:(a|an)\s+)?([^,;!?()]+?)(?:\s+(?i:and|but|so|because)\s|[,;!?()]|$)`)
 	// "Priya is from Chennai", "Kofi comes from Kumasi originally"
 	thirdComesFromRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:is|'s|’s|comes|came)\s+(?i:originally\s+)?from\s+` + placeAlt)
 )
@@ -71,6 +74,15 @@ func (c *collector) unnamedFacts(subject, subjectType, sentence string, ref time
 	for _, m := range myRoleLivesRe.FindAllStringSubmatch(sentence, -1) {
 		place(m, "lives_in", "lives in")
 	}
+	for _, m := range myRoleMovedFromRe.FindAllStringSubmatch(sentence, -1) {
+		if isTemporalWord(lore.NormalizeName(m[2])) || isTemporalWord(lore.NormalizeName(m[3])) {
+			continue
+		}
+		if who := about(m[1]); who != "" {
+			out = append(out, ended(who, "person", "lives_in", "lives in", c.entity(m[2], "place"), true, "place", ref))
+			place([]string{m[0], m[1], m[3]}, "lives_in", "lives in")
+		}
+	}
 	for _, m := range atMyRoleRe.FindAllStringSubmatch(sentence, -1) {
 		place(m, "lives_in", "lives in")
 	}
@@ -99,7 +111,7 @@ func (c *collector) unnamedFacts(subject, subjectType, sentence string, ref time
 		})
 	}
 	for _, m := range thirdComesFromRe.FindAllStringSubmatch(sentence, -1) {
-		if isStopName(m[1]) || isPronoun(m[1]) || c.typeOf(m[1]) == "place" || isTemporalWord(lore.NormalizeName(m[2])) {
+		if isStopName(m[1]) || isPronoun(m[1]) || c.typeOf(m[1]) == "place" || isTemporalWord(lore.NormalizeName(m[2])) || unasserted(sentence, m[0]) {
 			continue
 		}
 		who, p := c.entity(dropOpener(m[1]), "person"), c.entity(m[2], "place")
