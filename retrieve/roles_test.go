@@ -41,6 +41,9 @@ func TestRolePredicates(t *testing.T) {
 		{[]string{"parents"}, []string{"has_mother", "has_father", "has_dad"}},
 		{[]string{"husband"}, []string{"has_husband", "married_to", "has_spouse"}},
 		{[]string{"coworker"}, []string{"has_coworker", "has_colleague"}},
+		// "I'm seeing someone new, his name is Dev" gives only (user dates Dev).
+		{[]string{"boyfriend"}, []string{"has_boyfriend", "dates"}},
+		{[]string{"gf"}, []string{"has_girlfriend", "dates"}},
 		{[]string{"book", "club", "host"}, []string{"has_book_club_host"}},
 		{[]string{"yoga", "teachers"}, []string{"has_yoga_teacher"}},
 	} {

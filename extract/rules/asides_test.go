@@ -51,6 +51,7 @@ func TestNewPartnerNamed(t *testing.T) {
 		{name: "met a guy", text: "I met a guy at the gym. His name is Tom.", never: []triple{{s: "user", p: "dates", o: "Tom"}}},
 		{name: "moved from, by role", text: "my brother Piotr is an electrician in Wrocław. || We visit my brother, he just moved a few days ago from Wrocław to Kraków.",
 			want: []triple{{s: "Piotr", p: "lives_in", o: "Wrocław", ended: true}, {s: "Piotr", p: "lives_in", o: "Kraków"}}},
+		{name: "have given up", text: "I have given up running, my knees hate it.", want: []triple{{s: "user", p: "does", o: "running", ended: true}}},
 		{name: "acronym is no name", text: "my son dean rang from perth, hes a mining engineer, FIFO, he says the same", never: []triple{{s: "user", p: "has_son", o: "FIFO"}}},
 	})
 }
