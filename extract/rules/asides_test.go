@@ -55,3 +55,13 @@ func TestNewPartnerNamed(t *testing.T) {
 		{name: "acronym is no name", text: "my son dean rang from perth, hes a mining engineer, FIFO, he says the same", never: []triple{{s: "user", p: "has_son", o: "FIFO"}}},
 	})
 }
+
+// TestIsMovingTo: "she's moving to Nuuk in April" is where a named person
+// lives, as "I'm moving to Leeds" is the speaker's.
+func TestIsMovingTo(t *testing.T) {
+	at := time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC)
+	runTripleCases(t, at, []tripleCase{
+		{name: "is moving to", text: "my girlfriend Pipaluk is a teacher. || Pipaluk got a job there, she's moving to Nuuk in april.",
+			want: []triple{{s: "Pipaluk", p: "lives_in", o: "Nuuk"}}},
+	})
+}
