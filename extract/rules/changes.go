@@ -47,6 +47,15 @@ var (
 	editorRe = regexp.MustCompile(subj + `(?:code|coding|program|programming|write\s+(?:code|everything)|use|using|work|working|switched|moved|live|living)\s+(?:in|with|to|on)?\s*((?i:` + editorAlt + `))(?:\s|$|[.,!;])`)
 	// "studying mechanical engineering", "I'm majoring in history"
 	studyRe = regexp.MustCompile(subj + `(?:am\s+|are\s+)?(?:studying|majoring\s+in|major\s+in|study|doing\s+(?:a|my)\s+(?:degree|major|masters|master's|phd|bachelor's)\s+in)\s+([\p{L}][\p{L}\s-]*)`)
+	// orgRunRe is a school or employer said with capitals: "TU Delft",
+	// "University of Ghana".
+	orgRunRe = `(?-i:(\p{Lu}[\p{L}.&'’-]*(?:\s+(?:of\s+|de\s+|for\s+|and\s+)?\p{Lu}[\p{L}.&'’-]*)*))`
+	// "studying law at Leeds", "a masters in data science at Edinburgh":
+	// where, read after the field.
+	studyAtRe = regexp.MustCompile(`^[^,;.!?]{0,60}?\s(?i:at)\s+(?:(?i:the)\s+)?` + orgRunRe)
+	// "in my second year of a law degree at UCT", "a nursing diploma at
+	// Humber": the field before the degree, and where.
+	degreeAtRe = regexp.MustCompile(subj + `(?:am\s+|are\s+)?(?:doing|finishing|starting|started|in\s+(?:my|the|our)\s+[\p{L}-]+\s+year\s+of)\s+(?:a|an|my|the|our)\s+([\p{L}-]+(?:\s+[\p{L}-]+)?)\s+(?i:degree|diploma|course|programme|program)\s+at\s+(?:(?i:the)\s+)?` + orgRunRe)
 	// "switched my major to software engineering", "changed my major from
 	// history to law"
 	majorRe = regexp.MustCompile(subj + `(?:switched|changed|swapped)\s+(?:my\s+)?major\s+(?:from\s+([\p{L}\s-]+?)\s+)?to\s+([\p{L}][\p{L}\s-]*)`)
@@ -144,7 +153,16 @@ func (c *collector) changeFacts(subject, subjectType, clause string, ref time.Ti
 		}
 		if w := strings.Fields(strings.ToLower(field)); len(w) > 0 && len(w) <= 4 && !studyNot[w[0]] {
 			cur("major", "studies", strings.ToLower(field))
+			loc := studyRe.FindStringSubmatchIndex(clause)
+			if at := studyAtRe.FindStringSubmatch(clause[loc[2]:]); at != nil && !isTemporalWord(lore.NormalizeName(at[1])) {
+				out = append(out, c.studiesAt(subject, subjectType, at[1], ref))
+			}
 		}
+	} else if m := degreeAtRe.FindStringSubmatch(clause); m != nil && !isTemporalWord(lore.NormalizeName(m[2])) {
+		if field := studentField(m[1] + " student"); field != "" && !studyNot[strings.Fields(field)[0]] {
+			cur("major", "studies", field)
+		}
+		out = append(out, c.studiesAt(subject, subjectType, m[2], ref))
 	}
 	if m := insteadRe.FindStringSubmatch(strings.TrimSpace(clause)); m != nil {
 		g := strings.ToLower(m[1])
@@ -154,6 +172,15 @@ func (c *collector) changeFacts(subject, subjectType, clause string, ref time.Ti
 		}
 	}
 	return out
+}
+
+// studiesAt states where someone studies, the school an entity.
+func (c *collector) studiesAt(subject, subjectType, school string, ref time.Time) lore.ExtractedFact {
+	org := c.entity(c.fullName(strings.TrimRight(strings.TrimSpace(school), ".")), "organization")
+	return lore.ExtractedFact{
+		Subject: subject, SubjectType: subjectType, Predicate: "studies_at", Object: org, ObjectIsEntity: true, ObjectType: "organization",
+		Text: factText("%s studies at %s", subject, org), ValidAt: timePtr(ref), Confidence: 0.75,
+	}
 }
 
 // phoneFacts finds the phone the speaker uses ("I got a galaxy s23", "my

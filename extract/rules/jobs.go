@@ -283,7 +283,7 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 			// The employer's text names the job too: "user works as a
 			// librarian at Carver Public Library" answers "What's my job?".
 			pred, text := "works_at", factText("%s works as %s at %s", s, withArticle(title), org)
-			if strings.HasSuffix(strings.ToLower(title), "student") {
+			if lt := strings.ToLower(title); strings.HasSuffix(lt, "student") || strings.Contains(lt, " student of ") || strings.Contains(lt, " student in ") {
 				// "a nursing student at the University of Ghana" studies there.
 				pred, text = "studies_at", factText("%s is %s at %s", s, withArticle(title), org)
 			}
@@ -523,6 +523,12 @@ func cutRetired(title string) (string, bool) {
 // student" → "geology"), or "" when the title names none ("a PhD
 // student", "an exchange student").
 func studentField(title string) string {
+	// "a second year student of economics" studies economics.
+	for _, sep := range []string{" student of ", " student in "} {
+		if _, field, ok := strings.Cut(strings.ToLower(title), sep); ok {
+			return field
+		}
+	}
 	ws := strings.Fields(strings.ToLower(title))
 	if len(ws) < 2 || ws[len(ws)-1] != "student" {
 		return ""

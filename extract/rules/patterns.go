@@ -34,6 +34,19 @@ var (
 	dietAlt = "(" + alternation(diets) + ")"
 )
 
+// conditions are data/conditions.txt; conditionAlt is one of them said by
+// the speaker with "have", "suffer from" or "live with". "diagnosed with"
+// takes any words.
+var (
+	conditions   = listSet(readList("conditions.txt"))
+	conditionAlt = "(" + alternation(conditions) + ")"
+	// conditionVerb says that someone has a condition, present tense: "had
+	// asthma as a kid" is no condition now.
+	conditionVerb = `(?:have|has|have\s+got|has\s+got|got|suffer\s+from|suffers\s+from|live\s+with|lives\s+with|am\s+living\s+with|is\s+living\s+with)\s+(?:mild\s+|severe\s+|chronic\s+|bad\s+|really\s+bad\s+|early[- ]stage\s+|early[- ]onset\s+)?`
+	// diagnosed is the start of "diagnosed with …", after the subject.
+	diagnosed = `(?:was\s+|were\s+|got\s+|am\s+|are\s+|is\s+|has\s+been\s+|have\s+been\s+)?(?:recently\s+|just\s+|finally\s+|officially\s+|only\s+)?diagnosed\s+with\s+(?:a\s+|an\s+|mild\s+|severe\s+|early[- ]stage\s+)?`
+)
+
 // statements are tried in order on each sentence; the more specific come first.
 var statements = []statement{
 	{re: regexp.MustCompile(`(?i)\bmy name is\s+(.+)`), predicate: "name", verb: "is named", confidence: 0.9, literal: true},
@@ -64,6 +77,10 @@ var statements = []statement{
 	{re: regexp.MustCompile(`(?i)(?:^|,\s*|\bmy\s+)(?:monthly\s+|annual\s+|yearly\s+|net\s+|gross\s+|take[- ]home\s+)?(?:salary|income)\s+is\s+(?:now\s+|about\s+|around\s+|roughly\s+|only\s+)?((?:R\$|[$€£₹¥])?\s?\d[\d.,]*\s*(?:k|K|m|M|million|thousand)?(?:\s+(?:naira|euros?|eur|dollars?|usd|pounds?|gbp|rupees?|inr|yen|reais|rand|shillings?|kes))?)`), predicate: "salary", verb: "earns a salary of", confidence: 0.8},
 	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+allergic\s+to\s+(.+)`), predicate: "allergic_to", verb: "is allergic to", confidence: 0.9},
 	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+(?:a\s+)?` + dietAlt + `\b`), predicate: "diet", verb: "is", confidence: 0.85},
+	// "I was diagnosed with type 2 diabetes", "I have asthma", "I've got
+	// a bad back", "I live with MS".
+	{re: regexp.MustCompile(subj + diagnosed + `([\p{L}\d'’ -]+)`), predicate: "has_condition", verb: "was diagnosed with", event: true, confidence: 0.85, literal: true},
+	{re: regexp.MustCompile(subj + conditionVerb + conditionAlt + `\b`), predicate: "has_condition", verb: "has", confidence: 0.8, literal: true},
 	// "I went fully vegan in June", "we've gone vegetarian": a diet taken up.
 	{re: regexp.MustCompile(subj + `(?:went|gone|going|go|became|become|turned|switched\s+to|converted\s+to)\s+(?:fully\s+|completely\s+|totally\s+|full\s+|strictly\s+)?(?:a\s+)?` + dietAlt + `\b`), predicate: "diet", verb: "went", event: true, confidence: 0.8},
 	{re: regexp.MustCompile(subj + `(?:prefer|prefers)\s+(.+)`), predicate: "prefers", verb: "prefers", confidence: 0.8},
