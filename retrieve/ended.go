@@ -77,13 +77,34 @@ func applyEndedShare(c *candidateSet, f fused, at asOf, share float64, ws []stri
 		}
 		return predicateIn(pred, typed) || slices.ContainsFunc(hints, func(h string) bool { return strings.Contains(pred, h) })
 	}
+	// superseded reports whether turn ep stated a value of fact's subject
+	// and predicate that has since ended itself ("I moved from Berlin to
+	// Munich", Munich since replaced by Vienna): it ended fact, but what it
+	// says instead is no longer current either.
+	superseded := func(ep string, fact *lore.Fact) bool {
+		stale := false
+		for _, g := range c.facts {
+			if g.ID == fact.ID || g.SubjectID != fact.SubjectID || g.Predicate != fact.Predicate || !slices.Contains(g.SourceEpisodeIDs, ep) {
+				continue
+			}
+			if at.valid(g) {
+				return false
+			}
+			stale = true
+		}
+		return stale
+	}
 	bonus := map[string]float64{}
 	for id, cl := range closers {
-		if fact := c.facts[id]; fact != nil && (!asked(fact.Predicate) || others(fact)) {
+		fact := c.facts[id]
+		if fact != nil && (!asked(fact.Predicate) || others(fact)) {
 			continue
 		}
 		v := share * f.Scores[id]
 		for _, ep := range cl {
+			if fact != nil && superseded(ep, fact) {
+				continue
+			}
 			if _, ok := c.episodes[ep]; ok && v > bonus[ep] {
 				bonus[ep] = v
 			}

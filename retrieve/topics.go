@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	_ "embed"
+	"slices"
 	"strings"
 )
 
@@ -56,6 +57,9 @@ func parseTopics(data string) []topicEntry {
 func topicPredicates(ws []string) (preds []string, used map[string]bool) {
 	used = map[string]bool{}
 	taken := make([]bool, len(ws))
+	// placeAsked are the place predicates of phrases that ask only for a
+	// place ("university"), not also for something else ("study").
+	placeAsked := map[string]bool{}
 	for _, e := range topicTable {
 		for i := 0; i+len(e.phrase) <= len(ws); i++ {
 			match := true
@@ -72,14 +76,40 @@ func topicPredicates(ws []string) (preds []string, used map[string]bool) {
 				taken[i+j] = true
 				used[ws[i+j]] = true
 			}
+			onlyPlaces := !slices.ContainsFunc(e.preds, func(p string) bool { return !placePredicate(p) })
 			for _, p := range e.preds {
 				if !containsString(preds, p) {
 					preds = append(preds, p)
 				}
+				if onlyPlaces {
+					placeAsked[p] = true
+				}
 			}
 		}
 	}
+	// "Where does Yaw study?" asks for the school, "What does Yaw study?"
+	// for the field: of a phrase's predicates (studies, studies_at) the
+	// question word keeps the places or the rest.
+	hasPlace := slices.ContainsFunc(preds, placePredicate)
+	hasOther := slices.ContainsFunc(preds, func(p string) bool { return !placePredicate(p) })
+	switch {
+	case hasPlace && hasOther && slices.Contains(ws, "where"):
+		preds = slices.DeleteFunc(preds, func(p string) bool { return !placePredicate(p) })
+	case hasPlace && hasOther:
+		preds = slices.DeleteFunc(preds, func(p string) bool { return placePredicate(p) && !placeAsked[p] })
+	}
 	return preds, used
+}
+
+// placePredicate reports whether a predicate's object is a place or an
+// organisation (lives_in, studies_at, works_for, comes_from).
+func placePredicate(p string) bool {
+	for _, suffix := range []string{"_at", "_in", "_from", "_for"} {
+		if strings.HasSuffix(p, suffix) {
+			return true
+		}
+	}
+	return p == "employer" || p == "current_city"
 }
 
 // predicateIn reports whether pred is one of preds, an entry ending in "*"

@@ -45,6 +45,21 @@ func TestTopicPredicates(t *testing.T) {
 			}
 		})
 	}
+	// The question word picks, of a phrase that asks for a field and a
+	// school, the one it asks about; a school word asks for the school.
+	for _, tc := range []struct {
+		query     string
+		want, not string
+	}{
+		{"Where does Yaw study?", "studies_at", "major"},
+		{"What does Yaw study?", "major", "studies_at"},
+		{"Which university does Yaw study at?", "studies_at", ""},
+	} {
+		preds, _ := topicPredicates(words(tc.query))
+		if !slices.Contains(preds, tc.want) || tc.not != "" && slices.Contains(preds, tc.not) {
+			t.Errorf("%q: preds=%v, want %s and not %q", tc.query, preds, tc.want, tc.not)
+		}
+	}
 	// "for a living" is read before "living" (lives_in).
 	if preds, _ := topicPredicates(words("what does she do for a living")); slices.Contains(preds, "lives_in") {
 		t.Errorf("preds=%v: the job phrase also read as a place", preds)

@@ -238,12 +238,23 @@ func (c *collector) priorObject(subject, predicate, hint string) string {
 
 // prior is priorObject that says whether a fact was found.
 func (c *collector) prior(subject, predicate, hint string) (string, bool) {
-	h := lore.NormalizeName(hint)
+	// "St Mary's" ends the employer stored as "St Mary".
+	h := noPossessive(lore.NormalizeName(hint))
 	match := func(obj string) bool {
-		o := lore.NormalizeName(obj)
+		o := noPossessive(lore.NormalizeName(obj))
 		return h == "" || o == h || strings.Contains(" "+o+" ", " "+h+" ")
 	}
 	return c.lastCurrent(subject, predicate, match)
+}
+
+// noPossessive drops a trailing possessive "'s" from a normalised name.
+func noPossessive(name string) string {
+	for _, suf := range []string{"'s", "’s"} {
+		if t, ok := strings.CutSuffix(name, suf); ok {
+			return t
+		}
+	}
+	return name
 }
 
 // lastCurrent is the latest current object of subject's predicate, in this

@@ -29,6 +29,9 @@ var (
 	anymoreRe  = regexp.MustCompile(`(?i)\b(?:any\s?more|these\s+days)\b`)
 	// "I'm not vegan anymore"
 	notAnymoreRe = regexp.MustCompile(endSubj + `(?i:am\s+not|'m\s+not|am\s+no\s+longer)\s+(?:a\s+|an\s+)?(.+?)\s+(?i:any\s?more)\b`)
+	// notDoingRe is the verb of "not working at", "not living in": the
+	// preposition after it says what ended.
+	notDoingRe = regexp.MustCompile(`^(?i:working|employed|based|living|staying)\s+((?i:at|for|with|in))\s+`)
 	// "Felix isn't my roommate anymore", "Dana is no longer my boss"
 	notMyRoleRe = regexp.MustCompile(nameRe + `\s+(?i:(?:is\s+not|isn't|isn’t)\s+(?:my|our)\s+(` + roleAlt + `)\s+any\s?more|is\s+no\s+longer\s+(?:my|our)\s+(` + roleAlt + `))\b`)
 	// "Chloe and I broke up"
@@ -126,8 +129,14 @@ func (c *collector) endEmployer(subject, subjectType, org string, ref time.Time)
 		return append([]lore.ExtractedFact{ended(subject, subjectType, "works_at", "works at", held, startsUpper(held), "organization", ref)},
 			c.titlesAt(subject, subjectType, held, ref)...)
 	}
-	// "Transnet at the end of March": the name is the capitalised run.
-	org = c.entity(c.fullName(capitalRun(org)), "organization")
+	// "Transnet at the end of March": the name is the capitalised run; the
+	// employer held under that name ("St Mary" for "St Mary's") if any.
+	name := c.fullName(capitalRun(org))
+	if held, ok := c.prior(subject, "works_at", name); ok && startsUpper(held) {
+		org = held
+	} else {
+		org = c.entity(name, "organization")
+	}
 	return append([]lore.ExtractedFact{ended(subject, subjectType, "works_at", "works at", org, true, "organization", ref)},
 		c.titlesAt(subject, subjectType, org, ref)...)
 }
@@ -389,11 +398,13 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 	}
 	if m := notAnymoreRe.FindStringSubmatch(clause); m != nil {
 		obj := cleanEnd(m[1])
-		if org, ok := strings.CutPrefix(strings.TrimSpace(m[1]), "at "); ok && startsUpper(org) {
+		// "I'm not working at St Mary's anymore" is "not at St Mary's".
+		said := notDoingRe.ReplaceAllString(strings.TrimSpace(m[1]), "$1 ")
+		if org, ok := cutAnyPrefix(said, "at ", "for ", "with "); ok && startsUpper(org) {
 			// "I'm not at Shopify anymore": the employer ended.
 			return append(out, c.endEmployer(subject, subjectType, cleanEnd(org), ref)...)
 		}
-		if place, ok := strings.CutPrefix(strings.TrimSpace(m[1]), "in "); ok && startsUpper(place) {
+		if place, ok := strings.CutPrefix(said, "in "); ok && startsUpper(place) {
 			place = cleanEnd(place)
 			// "I'm not in Hamburg anymore": no longer lives there.
 			place = c.entity(place, "place")
@@ -429,6 +440,16 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 		}
 	}
 	return out
+}
+
+// cutAnyPrefix cuts the first of prefixes that s starts with.
+func cutAnyPrefix(s string, prefixes ...string) (string, bool) {
+	for _, p := range prefixes {
+		if rest, ok := strings.CutPrefix(s, p); ok {
+			return rest, true
+		}
+	}
+	return s, false
 }
 
 // cleanEnd is cleanObject for an ending's object, with the dates in it

@@ -77,6 +77,12 @@ var (
 	// verb phrase of lowercase words, and "and moved to" goes on with it.
 	thirdAndMovedRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:\p{Ll}[\p{L}'’]*\s+){1,6}?and\s+(?:then\s+|just\s+|recently\s+|finally\s+)?moved\s+(?:back\s+)?to\s+` + placeAlt)
 	thirdWorksRe    = regexp.MustCompile(`\b` + nameRe + `\s+(?:works|worked|is working)\s+(?:at|for)\s+(\p{Lu}[\p{L}&-]+(?:\s+\p{Lu}[\p{L}&-]+)*)`)
+	// "Ana is studying medicine at Porto", "Jonas studies law": a named
+	// person's field, and where when said.
+	thirdStudyRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:is\s+|'s\s+|’s\s+)?(?:now\s+|still\s+|also\s+)?(?:studying|studies|majoring\s+in|doing\s+(?:a|her|his|their)\s+(?:degree|masters|master's|phd|bachelor's)\s+in)\s+(\p{Ll}[\p{Ll}-]*(?:\s+\p{Ll}[\p{Ll}-]*){0,2})`)
+	// "Ana switched from medicine to psychology": a named person's held
+	// field (or car, editor, activity) changes.
+	thirdSwitchRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:has\s+|just\s+|finally\s+)*(?:switched|changed)\s+(?:(?:her|his|their)\s+(?:major|degree|course)\s+)?from\s+([\p{L}\s-]+?)\s+to\s+([\p{L}][\p{L}\s-]*)`)
 )
 
 // datingRoles are the roles of someone the speaker is dating.
@@ -150,6 +156,9 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 	}
 	for _, m := range myRoleRe.FindAllStringSubmatch(sentence, -1) {
 		add(c.relationFact(subject, subjectType, m[2], m[3], ref))
+	}
+	for _, f := range c.pluralRelations(subject, subjectType, sentence, ref) {
+		add(&f)
 	}
 	if m := bareRoleRe.FindStringSubmatch(sentence); m != nil {
 		add(c.relationFact(subject, subjectType, m[1], m[2], ref))
@@ -289,7 +298,59 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 	for _, m := range thirdWorksRe.FindAllStringSubmatch(sentence, -1) {
 		third(m, "works_at", "works at", "organization")
 	}
+	facts = append(facts, c.thirdStudies(sentence, ref)...)
 	return facts
+}
+
+// thirdStudies finds what a named person studies and where ("Ana is
+// studying medicine at Porto"), and a change of field ("Ana switched from
+// medicine to psychology").
+func (c *collector) thirdStudies(sentence string, ref time.Time) []lore.ExtractedFact {
+	var out []lore.ExtractedFact
+	person := func(m []string) string {
+		if isPronoun(m[1]) || isStopName(m[1]) || acronym(m[1]) || c.typeOf(m[1]) != "person" || unasserted(sentence, m[0]) {
+			return ""
+		}
+		return c.entity(dropOpener(m[1]), "person")
+	}
+	for _, loc := range thirdStudyRe.FindAllStringSubmatchIndex(sentence, -1) {
+		m := []string{sentence[loc[0]:loc[1]], sentence[loc[2]:loc[3]], sentence[loc[4]:loc[5]]}
+		field := m[2]
+		for _, b := range []string{" at", " in", " for", " with", " this", " next", " now", " and", " but", " so"} {
+			if i := strings.Index(field+" ", b+" "); i >= 0 {
+				field = field[:i]
+			}
+		}
+		who := person(m)
+		if who == "" || field == "" || studyNot[strings.Fields(field)[0]] {
+			continue
+		}
+		out = append(out, lore.ExtractedFact{
+			Subject: who, SubjectType: "person", Predicate: "major", Object: field,
+			Text: factText("%s studies %s", who, field), ValidAt: timePtr(ref), Confidence: 0.75,
+		})
+		rest := sentence[loc[4]+len(field):]
+		if at := studyAtRe.FindStringSubmatch(rest); at != nil && !isTemporalWord(lore.NormalizeName(at[1])) {
+			out = append(out, c.studiesAt(who, "person", at[1], ref))
+		}
+	}
+	for _, m := range thirdSwitchRe.FindAllStringSubmatch(sentence, -1) {
+		who := person(m)
+		from, to := cleanEnd(m[2]), cleanEnd(m[3])
+		if who == "" || from == "" || to == "" {
+			continue
+		}
+		for _, p := range []struct{ pred, said string }{{"major", "studies"}, {"drives", "drives"}, {"uses_editor", "uses"}, {"does", "does"}} {
+			if old, ok := c.prior(who, p.pred, from); ok {
+				out = append(out, ended(who, "person", p.pred, p.said, old, false, "", ref), lore.ExtractedFact{
+					Subject: who, SubjectType: "person", Predicate: p.pred, Object: strings.ToLower(to),
+					Text: factText("%s %s %s", who, p.said, strings.ToLower(to)), ValidAt: timePtr(ref), Confidence: 0.75,
+				})
+				break
+			}
+		}
+	}
+	return out
 }
 
 // acronym reports whether a word of three or more letters is all capitals

@@ -506,10 +506,14 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 				if len(jobs) > 0 && f.Predicate == "is_a" {
 					continue // "I'm a nurse" is works_as already
 				}
-				if leftJob && f.Predicate == "joined" && startsUpper(f.Object) {
-					// "I left Nubank and joined Mercado Livre": the new
-					// employer.
-					f.Predicate, f.Object, f.ObjectIsEntity, f.ObjectType = "works_at", c.entity(f.Object, "organization"), true, "organization"
+				if leftJob && f.Predicate == "joined" {
+					// "I left Nubank and joined Mercado Livre", "…, I
+					// joined a private clinic called Harbour Health": the
+					// new employer.
+					if org := calledName(f.Object); startsUpper(org) {
+						f.Predicate, f.Object, f.ObjectIsEntity, f.ObjectType = "works_at", c.entity(org, "organization"), true, "organization"
+						f.Text = factText("%s works at %s", subject, f.Object)
+					}
 				}
 				if len(clauses) > 1 {
 					f.Text = standalone(clause, v, ref)
@@ -656,6 +660,17 @@ func (c *collector) statements(subject, subjectType, sentence string, spans []te
 		break
 	}
 	return facts
+}
+
+// calledName is the name in "a private clinic called Harbour Health", or
+// the phrase itself when it names nothing that way.
+func calledName(phrase string) string {
+	for _, sep := range []string{" called ", " named "} {
+		if _, name, ok := strings.Cut(phrase, sep); ok {
+			return strings.TrimSpace(name)
+		}
+	}
+	return phrase
 }
 
 // statementBeforeQuestion returns the clauses of a sentence ending in "?"

@@ -15,16 +15,43 @@ import (
 // "Where does my dad live?" reaches them through the graph.
 var myRoleSubj = `(?i:\b(?:my|our)\s+` + roleAdj + `(` + roleAlt + `))`
 
+// theirRoleSubj is a role of a named person: "Luca's sister", whose facts
+// are those of the person Luca has by that role.
+var theirRoleSubj = nameRe + `['’]s\s+(?i:` + roleAdj + `(` + roleAlt + `))`
+
+// The tails after a role subject; each is read after "my <role>" and after
+// "<Name>'s <role>".
+const (
+	roleLivesTail     = `\s+(?i:(?:just|finally|recently|also|now)\s+)*(?i:lives|lived|has\s+moved|moved|is\s+living|is|'s|’s)\s+(?i:(?:back|still|now|up|down|over|out)\s+)*(?i:in|to)\s+` + placeAlt
+	roleMovedFromTail = `\s+(?i:(?:just|finally|recently|has|have)\s+)*(?i:moved|relocated)\s+(?:[^,.;!?]{1,30}?\s+)?(?i:from)\s+` + placeAlt + `\s+(?i:to)\s+` + placeAlt
+	roleFromTail      = `\s+(?i:is|'s|’s|comes|came)\s+(?i:originally\s+)?(?i:from)\s+` + placeAlt
+	roleJobTail       = `\s+(?i:is|'s|’s|works\s+as)\s+(?i:(?:now|also|still)\s+)?(?i:(a|an)\s+)?([^,;!?()]+?)(?:\s+(?i:and|but|so|because)\s|[,;!?()]|$)`
+)
+
+// roleSubjectPatterns are the role-subject patterns, by whose role.
+type roleSubjectPatterns struct {
+	lives, movedFrom, from, job *regexp.Regexp
+	// named: group 1 is the possessor's name, and the role and the rest
+	// come one group later than after "my".
+	named bool
+}
+
+func newRoleSubjectPatterns(subject string, named bool) roleSubjectPatterns {
+	return roleSubjectPatterns{
+		lives:     regexp.MustCompile(subject + roleLivesTail),
+		movedFrom: regexp.MustCompile(subject + roleMovedFromTail),
+		from:      regexp.MustCompile(subject + roleFromTail),
+		job:       regexp.MustCompile(subject + roleJobTail),
+		named:     named,
+	}
+}
+
 var (
-	myRoleLivesRe = regexp.MustCompile(myRoleSubj + `\s+(?i:lives|lived|has\s+moved|moved|is\s+living|is|'s|’s)\s+(?i:(?:back|still|now|up|down|over|out)\s+)*(?i:in|to)\s+` + placeAlt)
+	myRolePatterns    = newRoleSubjectPatterns(myRoleSubj, false)
+	theirRolePatterns = newRoleSubjectPatterns(theirRoleSubj, true)
 	// "I'm at my dad's in Cardiff every other weekend", "staying at my
 	// mum's place in Leeds"
 	atMyRoleRe = regexp.MustCompile(`(?i:\bat\s+(?:my|our)\s+` + roleAdj + `(` + roleAlt + `)(?:'s|’s|s)(?:\s+(?:place|house|flat|home))?)\s+(?i:in)\s+` + placeAlt)
-	// "my brother just moved a few days ago from Wrocław to Kraków": the
-	// old home ends and the new one starts.
-	myRoleMovedFromRe = regexp.MustCompile(myRoleSubj + `\s+(?i:(?:just|finally|recently|has|have)\s+)*(?i:moved|relocated)\s+(?:[^,.;!?]{1,30}?\s+)?(?i:from)\s+` + placeAlt + `\s+(?i:to)\s+` + placeAlt)
-	myRoleFromRe      = regexp.MustCompile(myRoleSubj + `\s+(?i:is|'s|’s|comes|came)\s+(?i:originally\s+)?(?i:from)\s+` + placeAlt)
-	myRoleJobRe       = regexp.MustCompile(myRoleSubj + `\s+(?i:is|'s|’s|works\s+as)\s+(?i:(?:now|also|still)\s+)?(?i:(a|an)\s+)?([^,;!?()]+?)(?:\s+(?i:and|but|so|because)\s|[,;!?()]|$)`)
 	// "Priya is from Chennai", "Kofi comes from Kumasi originally"
 	thirdComesFromRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:is|'s|’s|comes|came)\s+(?i:originally\s+)?from\s+` + placeAlt)
 )
@@ -49,66 +76,16 @@ func (c *collector) roleHolder(possessor, possessorType, role string, ref time.T
 }
 
 // unnamedFacts finds the homes, origins and jobs of people the speaker
-// names by role alone.
+// names by role alone: their own ("my dad") or a named person's ("Luca's
+// sister").
 func (c *collector) unnamedFacts(subject, subjectType, sentence string, ref time.Time) []lore.ExtractedFact {
 	var out []lore.ExtractedFact
-	about := func(role string) string {
-		who, intro := c.roleHolder(subject, subjectType, role, ref)
-		out = append(out, intro...)
-		return who
-	}
-	place := func(m []string, pred, verb string) {
-		if isTemporalWord(lore.NormalizeName(m[2])) {
-			return // "my dad is in March"
-		}
-		who := about(m[1])
-		if who == "" {
-			return
-		}
-		p := c.entity(m[2], "place")
-		out = append(out, lore.ExtractedFact{
-			Subject: who, SubjectType: "person", Predicate: pred, Object: p, ObjectIsEntity: true, ObjectType: "place",
-			Text: factText("%s %s %s", who, verb, p), ValidAt: timePtr(ref), Confidence: 0.7,
-		})
-	}
-	for _, m := range myRoleLivesRe.FindAllStringSubmatch(sentence, -1) {
-		place(m, "lives_in", "lives in")
-	}
-	for _, m := range myRoleMovedFromRe.FindAllStringSubmatch(sentence, -1) {
-		if isTemporalWord(lore.NormalizeName(m[2])) || isTemporalWord(lore.NormalizeName(m[3])) {
-			continue
-		}
-		if who := about(m[1]); who != "" {
-			out = append(out, ended(who, "person", "lives_in", "lives in", c.entity(m[2], "place"), true, "place", ref))
-			place([]string{m[0], m[1], m[3]}, "lives_in", "lives in")
-		}
-	}
+	out = append(out, c.roleSubjectFacts(myRolePatterns, subject, subjectType, sentence, ref)...)
+	out = append(out, c.roleSubjectFacts(theirRolePatterns, subject, subjectType, sentence, ref)...)
 	for _, m := range atMyRoleRe.FindAllStringSubmatch(sentence, -1) {
-		place(m, "lives_in", "lives in")
-	}
-	for _, m := range myRoleFromRe.FindAllStringSubmatch(sentence, -1) {
-		place(m, "comes_from", "comes from")
-	}
-	for _, m := range myRoleJobRe.FindAllStringSubmatch(sentence, -1) {
-		title, _ := splitJob(m[3])
-		if m[2] == "" && !bareTitle(title) || jobTitle(title) == "" {
-			continue
+		if who, intro := c.roleHolder(subject, subjectType, m[1], ref); who != "" && !isTemporalWord(lore.NormalizeName(m[2])) {
+			out = append(append(out, intro...), c.placeFact(who, "lives_in", "lives in", m[2], ref))
 		}
-		who := about(m[1])
-		if who == "" {
-			continue
-		}
-		if rest, ok := cutRetired(title); ok {
-			// "my boss is a former nurse"
-			f := ended(who, "person", "works_as", "works as", strings.ToLower(rest), false, "", ref)
-			f.Text = factText("%s is %s", who, withArticle(title))
-			out = append(out, f)
-			continue
-		}
-		out = append(out, lore.ExtractedFact{
-			Subject: who, SubjectType: "person", Predicate: "works_as", Object: strings.ToLower(title),
-			Text: factText("%s works as %s", who, withArticle(title)), ValidAt: timePtr(ref), Confidence: 0.7,
-		})
 	}
 	for _, m := range thirdComesFromRe.FindAllStringSubmatch(sentence, -1) {
 		if isStopName(m[1]) || isPronoun(m[1]) || c.typeOf(m[1]) == "place" || isTemporalWord(lore.NormalizeName(m[2])) || unasserted(sentence, m[0]) {
@@ -121,4 +98,84 @@ func (c *collector) unnamedFacts(subject, subjectType, sentence string, ref time
 		})
 	}
 	return out
+}
+
+// roleSubjectFacts reads one family of role-subject patterns: the possessor
+// is the speaker ("my dad lives in Cardiff") or, for named patterns, the
+// person named ("Luca's sister just moved to Turin").
+func (c *collector) roleSubjectFacts(p roleSubjectPatterns, subject, subjectType, sentence string, ref time.Time) []lore.ExtractedFact {
+	var out []lore.ExtractedFact
+	// each calls f with the match's groups from the role on (role, then the
+	// pattern's own) and the possessor.
+	each := func(re *regexp.Regexp, f func(g []string, owner, ownerType string)) {
+		for _, m := range re.FindAllStringSubmatch(sentence, -1) {
+			owner, ownerType, g := subject, subjectType, m[1:]
+			if p.named {
+				if isPronoun(m[1]) || isStopName(m[1]) || c.typeOf(m[1]) != "person" || unasserted(sentence, m[0]) {
+					continue
+				}
+				owner, ownerType, g = c.entity(dropOpener(m[1]), "person"), "person", m[2:]
+			}
+			f(g, owner, ownerType)
+		}
+	}
+	about := func(owner, ownerType, role string) string {
+		who, intro := c.roleHolder(owner, ownerType, role, ref)
+		out = append(out, intro...)
+		return who
+	}
+	place := func(g []string, owner, ownerType, pred, verb string) {
+		if isTemporalWord(lore.NormalizeName(g[1])) {
+			return // "my dad is in March"
+		}
+		if who := about(owner, ownerType, g[0]); who != "" {
+			out = append(out, c.placeFact(who, pred, verb, g[1], ref))
+		}
+	}
+	each(p.lives, func(g []string, owner, ownerType string) {
+		place(g, owner, ownerType, "lives_in", "lives in")
+	})
+	each(p.movedFrom, func(g []string, owner, ownerType string) {
+		if isTemporalWord(lore.NormalizeName(g[1])) || isTemporalWord(lore.NormalizeName(g[2])) {
+			return
+		}
+		if who := about(owner, ownerType, g[0]); who != "" {
+			out = append(out, ended(who, "person", "lives_in", "lives in", c.entity(g[1], "place"), true, "place", ref))
+			out = append(out, c.placeFact(who, "lives_in", "lives in", g[2], ref))
+		}
+	})
+	each(p.from, func(g []string, owner, ownerType string) {
+		place(g, owner, ownerType, "comes_from", "comes from")
+	})
+	each(p.job, func(g []string, owner, ownerType string) {
+		title, _ := splitJob(g[2])
+		if g[1] == "" && !bareTitle(title) || jobTitle(title) == "" {
+			return
+		}
+		who := about(owner, ownerType, g[0])
+		if who == "" {
+			return
+		}
+		if rest, ok := cutRetired(title); ok {
+			// "my boss is a former nurse"
+			f := ended(who, "person", "works_as", "works as", strings.ToLower(rest), false, "", ref)
+			f.Text = factText("%s is %s", who, withArticle(title))
+			out = append(out, f)
+			return
+		}
+		out = append(out, lore.ExtractedFact{
+			Subject: who, SubjectType: "person", Predicate: "works_as", Object: strings.ToLower(title),
+			Text: factText("%s works as %s", who, withArticle(title)), ValidAt: timePtr(ref), Confidence: 0.7,
+		})
+	})
+	return out
+}
+
+// placeFact states that who lives in (comes from, …) a place.
+func (c *collector) placeFact(who, pred, verb, place string, ref time.Time) lore.ExtractedFact {
+	p := c.entity(place, "place")
+	return lore.ExtractedFact{
+		Subject: who, SubjectType: "person", Predicate: pred, Object: p, ObjectIsEntity: true, ObjectType: "place",
+		Text: factText("%s %s %s", who, verb, p), ValidAt: timePtr(ref), Confidence: 0.7,
+	}
 }

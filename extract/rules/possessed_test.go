@@ -1,0 +1,60 @@
+package rules
+
+import (
+	"testing"
+	"time"
+)
+
+// TestNamedPossessorRoles: a role of a named person ("Luca's sister") is
+// the person they have by that role.
+func TestNamedPossessorRoles(t *testing.T) {
+	at := time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC)
+	runTripleCases(t, at, []tripleCase{
+		{name: "moved", text: "My husband Luca is a chef. His sister Giulia lives in Milan. || Luca's sister just moved to Turin for a new job.",
+			want: []triple{{s: "Giulia", p: "lives_in", o: "Turin"}}},
+		{name: "job", text: "My husband Luca is a chef. || Luca's mum is a retired teacher.",
+			want: []triple{{s: "Luca", p: "has_mum", o: "Luca's mum"}, {s: "Luca's mum", p: "works_as", o: "teacher", ended: true}}},
+		{name: "unknown possessor", text: "Paris's mayor lives in Lyon.", never: []triple{{s: "Paris", p: "has_mayor", o: "Paris's mayor"}}},
+		{name: "my role, adverb first", text: "My brother just moved to Leeds.", want: []triple{{s: "user's brother", p: "lives_in", o: "Leeds"}}},
+	})
+}
+
+// TestNotWorkingAnymore: "not working at X anymore" ends the employer held
+// under that name, and "joined a clinic called Y" after it is the new one.
+func TestNotWorkingAnymore(t *testing.T) {
+	at := time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC)
+	runTripleCases(t, at, []tripleCase{
+		{name: "ended and joined", text: "I'm a nurse at St Mary's. || I'm not working at St Mary's anymore, I joined a private clinic called Harbour Health.",
+			want:  []triple{{s: "user", p: "works_at", o: "St Mary", ended: true}, {s: "user", p: "works_at", o: "Harbour Health"}},
+			never: []triple{{s: "user", p: "is", o: "working at St Mary's"}}},
+		{name: "not living in", text: "I live in Leeds. || I'm not living in Leeds anymore.", want: []triple{{s: "user", p: "lives_in", o: "Leeds", ended: true}}},
+	})
+}
+
+// TestThirdPersonStudies: what a named person studies, where, and a change
+// of field.
+func TestThirdPersonStudies(t *testing.T) {
+	at := time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC)
+	runTripleCases(t, at, []tripleCase{
+		{name: "studying at", text: "My daughter Ana is studying medicine at Porto.", want: []triple{{s: "Ana", p: "major", o: "medicine"}, {s: "Ana", p: "studies_at", o: "Porto"}}},
+		{name: "switched", text: "My daughter Ana is studying medicine at Porto. || Ana switched from medicine to psychology, she is way happier.",
+			want: []triple{{s: "Ana", p: "major", o: "medicine", ended: true}, {s: "Ana", p: "major", o: "psychology"}}},
+		{name: "studying hard", text: "My son Leo is studying hard for his exams.", never: []triple{{s: "Leo", p: "major", o: "hard"}}},
+	})
+}
+
+// TestPluralRoleLists: names listed after a plural role each hold it.
+func TestPluralRoleLists(t *testing.T) {
+	at := time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC)
+	runTripleCases(t, at, []tripleCase{
+		{name: "we have two kids", text: "We have two kids, Mia who is 7 and Leo who is 4.",
+			want: []triple{{s: "user", p: "has_kid", o: "Mia"}, {s: "user", p: "has_kid", o: "Leo"}}},
+		{name: "three cats", text: "I have three cats: Tom, Luna and Pip.",
+			want: []triple{{s: "user", p: "has_cat", o: "Tom"}, {s: "user", p: "has_cat", o: "Luna"}, {s: "user", p: "has_cat", o: "Pip"}}},
+		{name: "my parents", text: "My parents Raj and Meena live in Pune.",
+			want: []triple{{s: "user", p: "has_parent", o: "Raj"}, {s: "user", p: "has_parent", o: "Meena"}}},
+		{name: "the speaker in the list", text: "My colleagues Ben, Ola and I had lunch.",
+			want: []triple{{s: "user", p: "has_colleague", o: "Ben"}}, never: []triple{{s: "user", p: "has_colleague", o: "I"}}},
+		{name: "one name is no list", text: "My friends Rome trip was fun.", never: []triple{{s: "user", p: "has_friend", o: "Rome"}}},
+	})
+}
