@@ -71,6 +71,9 @@ var (
 	theirLowerWorkRe = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+|recently\s+|now\s+|still\s+)?(?:works|worked|is\s+working|started\s+working|got\s+a\s+(?:new\s+)?job)\s+(?:at|in|for)\s+((?i:a|an|the)\s+[^,;.!?()]+)`)
 	// "Bettina left Kestrel"
 	theirLeftRe = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+)?(?:left|quit)\s+((?:the\s+)?\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*)*)`)
+	// "… and joined a startup called Finch", after "Sam quit Google": the
+	// new employer.
+	andJoinedRe = regexp.MustCompile(`^\s*,?\s+(?:and\s+)?(?:then\s+|now\s+)?(?:joined|started\s+at)\s+(?:(?i:a|an)\s+(?:[\p{L}-]+\s+){0,3}?(?:called|named)\s+)?` + orgAlt)
 )
 
 // orgAlt is an organisation said with capitals ("Google", "St. Luke's
@@ -458,13 +461,21 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 		}
 		atNow(c.entity(m[1], "person"), "person", m[3])
 	}
-	for _, m := range theirLeftRe.FindAllStringSubmatch(clause, -1) {
-		if isStopName(m[1]) || isPronoun(m[1]) {
+	for _, loc := range theirLeftRe.FindAllStringSubmatchIndex(clause, -1) {
+		name, left := clause[loc[2]:loc[3]], clause[loc[4]:loc[5]]
+		if isStopName(name) || isPronoun(name) {
 			continue
 		}
-		s := c.entity(m[1], "person")
-		org := c.entity(c.fullName(orgName(m[2])), "organization")
+		s := c.entity(name, "person")
+		org := c.entity(c.fullName(orgName(left)), "organization")
 		out = append(out, ended(s, "person", "works_at", "works at", org, true, "organization", ref))
+		if m := andJoinedRe.FindStringSubmatch(clause[loc[1]:]); m != nil && !isTemporalWord(lore.NormalizeName(m[1])) {
+			next := c.entity(c.fullName(orgName(m[1])), "organization")
+			out = append(out, lore.ExtractedFact{
+				Subject: s, SubjectType: "person", Predicate: "works_at", Object: next, ObjectIsEntity: true, ObjectType: "organization",
+				Text: factText("%s works at %s", s, next), ValidAt: timePtr(ref), Confidence: 0.75,
+			})
+		}
 	}
 	return out
 }

@@ -121,6 +121,9 @@ var (
 	breedNameRe = regexp.MustCompile(`(?i:\b(my|our|a|an|that|the|his|her|their)\s+` + breedAlt + `)\s+` + nameRe)
 	// "our dog Hana, a shiba inu": a breed after a pet named by role.
 	petBreedRe = regexp.MustCompile(`(?i:\b(?:` + petAlt + `))\s+` + nameRe + `,\s+(?i:(a|an)\s+` + breedAlt + `)\b`)
+	// "We adopted a rescue greyhound named Luna": a pet the speaker took
+	// in, by its breed.
+	acquiredBreedRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:(?:just|finally|recently|have|have\s+just)\s+)*(?:adopted|got|bought|rescued|brought\s+home|took\s+in)\s+(?:a|an)\s+` + breedAlt + `\s+(?:named|called))\s+` + nameRe)
 )
 
 // breedOf returns the pet role of a breed phrase ("black lab" → dog).
@@ -176,6 +179,9 @@ func (c *collector) breedFacts(subject, subjectType, sentence string, ref time.T
 	}
 	for _, m := range petBreedRe.FindAllStringSubmatch(sentence, -1) {
 		add(m[1], m[2], m[3])
+	}
+	for _, m := range acquiredBreedRe.FindAllStringSubmatch(sentence, -1) {
+		add(m[2], "our", m[1])
 	}
 	return out
 }

@@ -58,3 +58,28 @@ func TestPluralRoleLists(t *testing.T) {
 		{name: "one name is no list", text: "My friends Rome trip was fun.", never: []triple{{s: "user", p: "has_friend", o: "Rome"}}},
 	})
 }
+
+// TestQuitAndJoined: a named person's new employer said after the one they
+// left; "started a new job" alone is no fact of its own.
+func TestQuitAndJoined(t *testing.T) {
+	at := time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC)
+	runTripleCases(t, at, []tripleCase{
+		{name: "joined called", text: "My partner Sam works at Google. || Sam quit Google and joined a startup called Finch.",
+			want: []triple{{s: "Sam", p: "works_at", o: "Google", ended: true}, {s: "Sam", p: "works_at", o: "Finch"}}},
+		{name: "moved to a city", text: "Bettina left Kestrel and moved to Berlin.", never: []triple{{s: "Bettina", p: "works_at", o: "Berlin"}}},
+		{name: "started a new job", text: "Started a new job as a barista at Blue Bottle.",
+			want: []triple{{s: "user", p: "works_at", o: "Blue Bottle"}}, never: []triple{{s: "user", p: "started", o: "new job"}}},
+	})
+}
+
+// TestAcquiredAndNewPartner: a pet taken in by its breed, and a new partner
+// named after a comma.
+func TestAcquiredAndNewPartner(t *testing.T) {
+	at := time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC)
+	runTripleCases(t, at, []tripleCase{
+		{name: "adopted by breed", text: "We adopted a rescue greyhound named Luna! She's 4.", want: []triple{{s: "user", p: "has_dog", o: "Luna"}}},
+		{name: "someone else's", text: "My neighbour got a beagle named Rex.", never: []triple{{s: "user", p: "has_dog", o: "Rex"}}},
+		{name: "dating someone new, name", text: "Also im dating someone new, mira, she's a nurse.", want: []triple{{s: "user", p: "dates", o: "Mira"}}},
+		{name: "no name after the comma", text: "I'm seeing someone new, and it's going well.", never: []triple{{s: "user", p: "dates", o: "And"}}},
+	})
+}

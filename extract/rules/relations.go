@@ -95,9 +95,16 @@ var datingRe = regexp.MustCompile(`\b` + nameRe + `\s+and\s+(?:I|i)\s+(?:just\s+
 // someone new?? his name is dev", "I've met someone. Her name is Ana."
 var newPartnerNameRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m|im|i've|i’ve|ive|i\s+have|i)\s+(?:(?:been|just|finally|now|kind\s+of|kinda|sort\s+of)\s+)*(?:(?:seeing|dating)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman))|met\s+(?:someone|somebody))(?:\s+new)?\b[^.!?]{0,40}[.!?]*\s*(?:[a-z]+\s+){0,2}(?:his|her|their)\s+name\s+is\s+)(\p{L}+)`)
 
+// newPartnerCommaRe names the new partner after a comma: "I'm dating
+// someone new, mira, she's a nurse".
+var newPartnerCommaRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m|im|i)\s+(?:(?:been|just|finally|now|also)\s+)*(?:seeing|dating)\s+(?:someone|somebody)\s+new,\s+)(\p{L}+)(?:\s*[,.;!?]|\s+(?i:she|he|they|who)\b|$)`)
+
 // newPartner is the dating fact of a partner named that way, or nil.
 func (c *collector) newPartner(subject, subjectType, text string, ref time.Time) *lore.ExtractedFact {
 	m := newPartnerNameRe.FindStringSubmatch(text)
+	if m == nil {
+		m = newPartnerCommaRe.FindStringSubmatch(text)
+	}
 	if m == nil || isPronoun(m[1]) || isStopName(m[1]) {
 		return nil
 	}

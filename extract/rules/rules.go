@@ -632,6 +632,11 @@ func (c *collector) statements(subject, subjectType, sentence string, spans []te
 		if lore.NormalizeName(object) == "" || isPronoun(object) {
 			continue
 		}
+		if predicate == "started" && bareJobRe.MatchString(object) {
+			// "Started a new job as a barista at Blue Bottle": the job
+			// facts say it; "user started new job" says nothing.
+			continue
+		}
 		isName := startsUpper(object) && !st.literal
 		objType := ""
 		if isName {
@@ -661,6 +666,9 @@ func (c *collector) statements(subject, subjectType, sentence string, spans []te
 	}
 	return facts
 }
+
+// bareJobRe is a job said without what it is: "new job", "a new role".
+var bareJobRe = regexp.MustCompile(`(?i)^(?:(?:a|an|my|the|our)\s+)?(?:new\s+|first\s+|second\s+|part[- ]time\s+|full[- ]time\s+|summer\s+)*(?:job|position|role|gig|internship|career|work|shift|post)s?$`)
 
 // calledName is the name in "a private clinic called Harbour Health", or
 // the phrase itself when it names nothing that way.
