@@ -68,6 +68,10 @@ type FactUpdate struct {
 	InvalidAt  *time.Time
 	ExpiredAt  *time.Time
 	Metadata   map[string]any // replaces the metadata when non-nil
+	// AddSources are episode ids added to the fact's sources: the turn
+	// that ended it ("I got fired from Blue Bottle") is where the fact's
+	// story last changed, and retrieval reads it there.
+	AddSources []string
 	Event      EventKind
 	Actor      string
 	Reason     string

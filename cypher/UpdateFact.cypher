@@ -13,6 +13,7 @@ SET f.text = coalesce($text, f.text),
     f.invalid_at = coalesce($invalid_at, f.invalid_at),
     f.expired_at = coalesce($expired_at, f.expired_at),
     f.metadata = coalesce($metadata, f.metadata),
+    f.source_episode_ids = coalesce(f.source_episode_ids, []) + [ep IN $add_sources WHERE NOT ep IN coalesce(f.source_episode_ids, [])],
     f.updated_at = $now
 SET f.dedup_key = CASE WHEN f.invalid_at IS NULL AND f.expired_at IS NULL THEN f.dedup_key ELSE null END
 CREATE (h:History)

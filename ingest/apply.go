@@ -462,9 +462,10 @@ func (r *batchRun) end(ctx context.Context, f *lore.Fact) error {
 		if f.InvalidAt != nil {
 			at = *f.InvalidAt
 		}
+		// The turn that ended it becomes one of its sources.
 		upd, err := r.s.Store.UpdateFact(ctx, e.Scope, e.ID, lore.FactUpdate{
 			InvalidAt: &at, ExpiredAt: &now, Event: lore.EventInvalidate, Actor: r.actor,
-			Reason: "ended: " + f.Text,
+			Reason: "ended: " + f.Text, AddSources: f.SourceEpisodeIDs,
 		})
 		if lore.ErrorCode(err) == lore.ENOTFOUND {
 			continue // deleted meanwhile
@@ -472,6 +473,7 @@ func (r *batchRun) end(ctx context.Context, f *lore.Fact) error {
 			return fmt.Errorf("ingest: end fact %s: %w", e.ID, err)
 		}
 		delete(r.stored, e.ID)
+		r.record(upd, f.SourceEpisodeIDs)
 		r.events = append(r.events, lore.MemoryEvent{ID: upd.ID, Memory: upd.Text, Event: lore.EventInvalidate, Type: lore.KindFact})
 		return nil
 	}

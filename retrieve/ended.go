@@ -67,7 +67,14 @@ func applyEndedShare(c *candidateSet, f fused, at asOf, share float64, ws []stri
 	// A query about the user alone is not answered by someone else's move
 	// ("Abena has moved from Leeds to London" for "Which city do I live
 	// in?").
-	others := func(fact *lore.Fact) bool { return c.self != nil && fact.SubjectID != c.self.ID }
+	// Nor is a query about someone the roles resolved ("What does my wife's
+	// brother do?") answered by another's ending ("Abena left Boots"); the
+	// end of a relation that led there ("user has_roommate Priya", for
+	// "Who's my roommate?") still is.
+	others := func(fact *lore.Fact) bool {
+		relation := strings.HasPrefix(fact.Predicate, "has_") || slices.Contains(partnerPredicates, fact.Predicate)
+		return c.self != nil && fact.SubjectID != c.self.ID || len(c.resolved) > 0 && !slices.Contains(c.resolved, fact.SubjectID) && !relation
+	}
 	closers, _ := endings(c, at)
 	typed, _ := topicPredicates(ws)
 	hints := questionHints(ws)
@@ -94,15 +101,34 @@ func applyEndedShare(c *candidateSet, f fused, at asOf, share float64, ws []stri
 		}
 		return stale
 	}
+	// since reports whether a value of fact's subject and predicate holds at
+	// the read and began at or after fact's end: the story went on after
+	// the turn that ended it ("Caspian and I split up", then "user is
+	// dating Wren"), and only the replacement's turns answer.
+	since := func(fact *lore.Fact) bool {
+		for _, g := range c.facts {
+			if g.ID == fact.ID || g.SubjectID != fact.SubjectID || !sameSlot(g.Predicate, fact.Predicate) || !at.valid(g) {
+				continue
+			}
+			if gs, _ := factSpan(g); !gs.Before(*fact.InvalidAt) {
+				return true
+			}
+		}
+		return false
+	}
 	bonus := map[string]float64{}
 	for id, cl := range closers {
 		fact := c.facts[id]
 		if fact != nil && (!asked(fact.Predicate) || others(fact)) {
 			continue
 		}
+		replaced := fact != nil && fact.InvalidAt != nil && since(fact)
 		v := share * f.Scores[id]
 		for _, ep := range cl {
 			if fact != nil && superseded(ep, fact) {
+				continue
+			}
+			if replaced && slices.Contains(fact.SourceEpisodeIDs, ep) && !sourceOfCurrent(c, fact, ep, at) {
 				continue
 			}
 			if _, ok := c.episodes[ep]; ok && v > bonus[ep] {
@@ -117,4 +143,27 @@ func applyEndedShare(c *candidateSet, f fused, at asOf, share float64, ws []stri
 		f.Scores[id] += v
 		detail(f.Details, id)[SignalEnded] = v
 	}
+}
+
+// sourceOfCurrent reports whether turn ep is a source of a value of fact's
+// subject and predicate that holds at the read (the turn that both ended
+// the old value and stated the new one).
+func sourceOfCurrent(c *candidateSet, fact *lore.Fact, ep string, at asOf) bool {
+	for _, g := range c.facts {
+		if g.ID != fact.ID && g.SubjectID == fact.SubjectID && g.Predicate == fact.Predicate && at.valid(g) && slices.Contains(g.SourceEpisodeIDs, ep) {
+			return true
+		}
+	}
+	return false
+}
+
+// partnerPredicates name one slot, the partner, in their several words:
+// "Caspian and I split up" ends has_boyfriend, and "user is dating Wren"
+// (dates) fills it again.
+var partnerPredicates = []string{"has_boyfriend", "has_girlfriend", "has_partner", "dates", "married_to", "has_husband",
+	"has_wife", "has_spouse", "has_fiance", "has_fiancee", "engaged_to"}
+
+// sameSlot reports whether two predicates hold the same value slot.
+func sameSlot(a, b string) bool {
+	return a == b || slices.Contains(partnerPredicates, a) && slices.Contains(partnerPredicates, b)
 }

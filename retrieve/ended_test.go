@@ -36,7 +36,8 @@ func TestApplyEndedShare(t *testing.T) {
 
 // TestEndedShareLaterValue: a value stated months after the old one ended
 // ("he's my boyfriend now" after "Theo and I broke up") did not end it and
-// gets no share; the break-up turn does.
+// gets no share; nor does the break-up turn, since the story went on after
+// it. Without the later value the break-up turn gets its share.
 func TestEndedShareLaterValue(t *testing.T) {
 	scope := lore.Scope{TenantID: "t", UserID: "u"}
 	c := &candidateSet{kind: map[string]lore.DocKind{}, facts: map[string]*lore.Fact{}, episodes: map[string]*lore.Episode{}}
@@ -58,8 +59,43 @@ func TestEndedShareLaterValue(t *testing.T) {
 	if f.Scores["e3"] != 0.3 {
 		t.Errorf("the later value's turn got a share: %v", f.Scores["e3"])
 	}
+	if f.Scores["e2"] != 0.4 {
+		t.Errorf("the break-up turn, with a later value: %v, want 0.4", f.Scores["e2"])
+	}
+	delete(c.facts, "ravi")
+	f = fused{Scores: map[string]float64{"e1": 0.5, "e2": 0.4, "e3": 0.3, "theo": 0.6}, Details: map[string]map[string]float64{}}
+	applyEndedShare(c, f, asOf{T: dayN(300), Now: dayN(300)}, 1, nil)
 	if f.Scores["e2"] != 1.0 {
-		t.Errorf("the break-up turn: %v, want 1.0", f.Scores["e2"])
+		t.Errorf("the break-up turn, no later value: %v, want 1.0", f.Scores["e2"])
+	}
+}
+
+// TestEndedShareSuperseded: the turn that ended Berlin by moving to Munich
+// gets no share once Munich has itself been replaced; the turn that
+// replaced Munich does.
+func TestEndedShareSuperseded(t *testing.T) {
+	scope := lore.Scope{TenantID: "t", UserID: "u"}
+	c := &candidateSet{kind: map[string]lore.DocKind{}, facts: map[string]*lore.Fact{}, episodes: map[string]*lore.Episode{}}
+	for _, e := range []*lore.Episode{
+		{ID: "munich", Scope: scope, OccurredAt: dayN(10), Content: "I moved from Berlin to Munich"},
+		{ID: "vienna", Scope: scope, OccurredAt: dayN(100), Content: "we relocated to Vienna"},
+	} {
+		c.episodes[e.ID], c.kind[e.ID] = e, lore.KindEpisode
+	}
+	for _, f := range []*lore.Fact{
+		{ID: "berlin", Scope: scope, SubjectID: "u", Predicate: "lives_in", Object: "Berlin", FirstSeen: dayN(10), InvalidAt: tp(dayN(10)), SourceEpisodeIDs: []string{"munich"}},
+		{ID: "munich-f", Scope: scope, SubjectID: "u", Predicate: "lives_in", Object: "Munich", FirstSeen: dayN(10), ValidAt: tp(dayN(10)), InvalidAt: tp(dayN(100)), SourceEpisodeIDs: []string{"munich"}},
+		{ID: "vienna-f", Scope: scope, SubjectID: "u", Predicate: "lives_in", Object: "Vienna", FirstSeen: dayN(100), ValidAt: tp(dayN(100)), SourceEpisodeIDs: []string{"vienna"}},
+	} {
+		c.facts[f.ID], c.kind[f.ID] = f, lore.KindFact
+	}
+	f := fused{Scores: map[string]float64{"munich": 0.5, "vienna": 0.3, "berlin": 0.6, "munich-f": 0.5, "vienna-f": 0.4}, Details: map[string]map[string]float64{}}
+	applyEndedShare(c, f, asOf{T: dayN(200), Now: dayN(200)}, 1, nil)
+	if f.Scores["munich"] != 0.5 {
+		t.Errorf("the Berlin-to-Munich turn got a share: %v", f.Scores["munich"])
+	}
+	if f.Scores["vienna"] <= 0.3 {
+		t.Errorf("the Vienna turn got no share: %v", f.Scores["vienna"])
 	}
 }
 

@@ -234,6 +234,7 @@ type candidateSet struct {
 	mentions *mentions       // the relation stage's, scored after hydration
 	answers  map[string]bool // facts stating the attribute asked of a resolved entity
 	self     *lore.Entity    // the user's entity when the query asks about the user alone
+	resolved []string        // the ids of the entities the query's roles and names resolved to
 }
 
 func (c *candidateSet) add(s signal, hits []lore.IndexHit) {
@@ -383,6 +384,7 @@ func (p *Pipeline) candidates(ctx context.Context, req Request, kinds []lore.Doc
 		c.mentions = related.mentions
 		c.answers = related.answers
 		c.self = related.self
+		c.resolved = related.resolved
 		for id, k := range related.kind {
 			c.kind[id] = k
 		}
@@ -414,6 +416,9 @@ func (p *Pipeline) relation(ctx context.Context, req Request, kinds []lore.DocKi
 		}
 	}
 	out := relationSignal(r, facts, self, a, kinds, p.Config.Weights.Relation, at)
+	for _, e := range r.entities {
+		out.resolved = append(out.resolved, e.ID)
+	}
 	if r.self != nil && len(r.entities) == 0 && len(r.used) == 0 && !slices.ContainsFunc(a.Words, isRoleWord) && !namesSomeone(req.Query) {
 		out.self = r.self
 	}
@@ -492,6 +497,8 @@ type walkResult struct {
 	// self is the user's entity when the query asks about the user alone
 	// (relation stage only).
 	self *lore.Entity
+	// resolved are the ids of the entities the relation stage resolved.
+	resolved []string
 }
 
 // walk scores the facts around the linked entities. When episodes are

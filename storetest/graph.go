@@ -450,6 +450,30 @@ func runFacts(s suite, st lore.Store) {
 		}
 	})
 
+	s.run("UpdateFact/AddSources", func(t *testing.T) {
+		ctx := ctxFor(t)
+		sc := userScope()
+		cleanupStore(t, st, sc)
+		alice := mergeEntity(t, st, sc, "Alice", 0)
+		f := mergeFact(t, st, sc, alice, "works_at", nil, "Blue Bottle", 0, "ep-hired")
+		upd, err := st.UpdateFact(ctx, sc, f.ID, lore.FactUpdate{
+			InvalidAt: ptr(at(2)), ExpiredAt: ptr(at(2)), Event: lore.EventInvalidate,
+			AddSources: []string{"ep-fired", "ep-hired", "", "ep-fired"},
+		})
+		must(t, "UpdateFact", err)
+		sameSet(t, "sources returned", upd.SourceEpisodeIDs, []string{"ep-hired", "ep-fired"})
+		got, err := st.FindFacts(ctx, lore.FactFilter{Scope: sc, IncludeInvalidated: true})
+		must(t, "FindFacts", err)
+		if len(got) != 1 {
+			t.Fatalf("facts=%d, want 1", len(got))
+		}
+		sameSet(t, "sources stored", got[0].SourceEpisodeIDs, []string{"ep-hired", "ep-fired"})
+		// Without AddSources an update keeps the sources as they are.
+		upd, err = st.UpdateFact(ctx, sc, f.ID, lore.FactUpdate{Text: ptr("Alice worked at Blue Bottle")})
+		must(t, "UpdateFact text", err)
+		sameSet(t, "sources after a text update", upd.SourceEpisodeIDs, []string{"ep-hired", "ep-fired"})
+	})
+
 	s.run("UpdateFact/FutureInvalidAtStaysCurrent", func(t *testing.T) {
 		ctx := ctxFor(t)
 		sc := userScope()

@@ -230,6 +230,7 @@ func (s *Store) UpdateFact(ctx context.Context, scope lore.Scope, id string, upd
 		params["confidence"] = *upd.Confidence
 	}
 	params["invalid_at"], params["expired_at"] = utcPtr(upd.InvalidAt), utcPtr(upd.ExpiredAt)
+	params["add_sources"] = dedupedIDs(upd.AddSources)
 	params["history"] = historyRow(id, scope, ev, upd.Actor, upd.Reason, now)
 	if upd.Triple != nil {
 		return s.updateFactTriple(ctx, scope, id, *upd.Triple, params)
@@ -250,8 +251,19 @@ func (s *Store) UpdateFact(ctx context.Context, scope lore.Scope, id string, upd
 		if err != nil {
 			return nil, err
 		}
-		return f, r.factUpdated(f, upd.Text != nil)
+		return f, r.factUpdated(f, upd.Text != nil, upd.AddSources)
 	})
+}
+
+// dedupedIDs is ids without blanks and repeats, never nil (Cypher lists).
+func dedupedIDs(ids []string) []string {
+	out := []string{}
+	for _, id := range ids {
+		if id != "" && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // DeleteFact removes a fact, with its ranking signals, and records a DELETE
@@ -341,6 +353,6 @@ func (s *Store) updateFactTriple(ctx context.Context, scope lore.Scope, id strin
 		if err != nil {
 			return nil, err
 		}
-		return f, r.factUpdated(f, true)
+		return f, r.factUpdated(f, true, nil)
 	})
 }

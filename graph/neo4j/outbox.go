@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/lore-memory/lore"
@@ -200,10 +201,12 @@ func (s *Store) Tenants(ctx context.Context) ([]string, error) {
 
 // factUpdated records the outbox entries of an update of f: the fact's,
 // and, when its sentence may have changed, its source episodes'.
-func (r txRunner) factUpdated(f *lore.Fact, text bool) error {
+func (r txRunner) factUpdated(f *lore.Fact, text bool, added []string) error {
 	entries := []lore.OutboxEntry{{Scope: f.Scope, Kind: lore.KindFact, MemoryID: f.ID}}
-	if text {
-		for _, ep := range f.SourceEpisodeIDs {
+	for _, ep := range f.SourceEpisodeIDs {
+		// The episodes' documents quote the sentence: all of them when it
+		// changed, else a new source's.
+		if text || slices.Contains(added, ep) {
 			entries = append(entries, lore.OutboxEntry{Scope: f.Scope, Kind: lore.KindEpisode, MemoryID: ep})
 		}
 	}

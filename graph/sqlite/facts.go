@@ -260,10 +260,26 @@ func (s *Store) UpdateFact(ctx context.Context, scope lore.Scope, id string, upd
 			f.Text, f.Confidence, microsPtr(f.InvalidAt), microsPtr(f.ExpiredAt), meta, micros(f.UpdatedAt), f.ID); err != nil {
 			return err
 		}
+		var added []string
+		for _, ep := range upd.AddSources {
+			if ep == "" || slices.Contains(f.SourceEpisodeIDs, ep) || slices.Contains(added, ep) {
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO fact_sources (fact_id, episode_id) VALUES (?, ?) ON CONFLICT DO NOTHING`, f.ID, ep); err != nil {
+				return err
+			}
+			added = append(added, ep)
+		}
+		f.SourceEpisodeIDs = append(f.SourceEpisodeIDs, added...)
 		out = f
 		entries := factEntries(f)
 		if f.Text == before {
-			entries = entries[:1] // the episodes' documents quote the sentence only
+			// The episodes' documents quote the sentence: only a new
+			// source's changes.
+			entries = entries[:1]
+			for _, ep := range added {
+				entries = append(entries, lore.OutboxEntry{Scope: f.Scope, Kind: lore.KindEpisode, MemoryID: ep})
+			}
 		}
 		if err := s.outbox(ctx, tx, entries...); err != nil {
 			return err
