@@ -39,7 +39,12 @@ var (
 	phoneGoneRe = regexp.MustCompile(`(?i:\bmy\s+(?:old\s+)?)(?:` + phoneName + `|(?i:phone|mobile|cell\s*phone|smartphone))(?i:\s+(?:finally\s+|just\s+|completely\s+)?(?:died|is\s+dead|broke|got\s+stolen|was\s+stolen|stopped\s+working|gave\s+up))\b`)
 
 	// "I drive a 2012 Honda Civic"
-	driveRe = regexp.MustCompile(subj + `(?:drive|drives|driving|own|owns|have|has|got|bought|leased|picked\s+up|(?:switched|changed|upgraded|moved)\s+to)\s+(?:a\s+|an\s+|the\s+|my\s+)?(?:new\s+|used\s+|second-hand\s+|secondhand\s+|old\s+|\d{4}\s+)*((?i:` + carAlt + `)\b(?-i:\s+[\p{Lu}\d][\p{L}\d-]*){0,3})`)
+	driveRe = regexp.MustCompile(subj + `(?:drive|drives|driving|own|owns|have|has|got|bought|leased|picked\s+up|(?:switched|changed|upgraded|moved)\s+to)\s+(?:a\s+|an\s+|the\s+|my\s+)?(?:new\s+|used\s+|second-hand\s+|secondhand\s+|old\s+|\d{4}\s+)*(?:(?:car|ride|vehicle)\s*[,:–—-]?\s+(?:a\s+|an\s+)?)?(?:(?:blue|red|black|white|silver|grey|gray|green|yellow|orange|brown|used|new|second-hand)\s+)*((?i:` + carAlt + `)\b(?-i:\s+[\p{Lu}\d][\p{L}\d-]*){0,3})`)
+	// "the old Fiesta finally died", "our Golf got written off": the car
+	// the speaker drove is gone.
+	// The car is a make or a capitalised name; it ends only a car the
+	// speaker is known to drive.
+	carGoneRe = regexp.MustCompile(`(?i:\b(?:my|our|the)\s+(?:old\s+|trusty\s+|beloved\s+)?)((?i:` + carAlt + `)\b(?-i:\s+[\p{Lu}\d][\p{L}\d-]*){0,2}|\p{Lu}[\p{L}\d-]+(?:\s+[\p{Lu}\d][\p{L}\d-]*){0,2})(?i:\s+(?:finally\s+|just\s+|completely\s+)?(?:died|is\s+dead|got\s+written\s+off|was\s+written\s+off|got\s+totall?ed|was\s+totall?ed|got\s+stolen|was\s+stolen|gave\s+up))\b`)
 	// "I drive a Civic" (no make): the verb says it.
 	driveAnyRe = regexp.MustCompile(subj + `(?:drive|drives|driving)\s+(?:a\s+|an\s+|the\s+|my\s+)?(?-i:((?:\d{4}\s+)?\p{Lu}[\p{L}\d-]*(?:\s+[\p{Lu}\d][\p{L}\d-]*){0,3}))`)
 	// A left-out "I": "Got a used Tesla Model 3".
@@ -125,6 +130,11 @@ func (c *collector) changeFacts(subject, subjectType, clause string, ref time.Ti
 			Subject: subject, SubjectType: subjectType, Predicate: pred, Object: obj,
 			Text: factText("%s %s %s", subject, said, obj), ValidAt: timePtr(ref), Confidence: 0.75,
 		})
+	}
+	if m := carGoneRe.FindStringSubmatch(clause); m != nil {
+		if old, ok := c.prior(subject, "drives", strings.TrimSpace(m[1])); ok {
+			out = append(out, ended(subject, subjectType, "drives", "drives", old, false, "", ref))
+		}
 	}
 	if m := driveRe.FindStringSubmatch(clause); m != nil {
 		cur("drives", "drives a", m[1])

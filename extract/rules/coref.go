@@ -35,6 +35,9 @@ var (
 	// "this guy Ravi", "a girl named Saoirse", "someone called Jo": a person
 	// introduced without a role.
 	introNameRe = regexp.MustCompile(`(?i:\b(?:this|that|a|some|one|an?\s+old)\s+(guy|man|boy|dude|bloke|lad|girl|woman|lady|gal|person)|\bsomeone)(?i:\s+(?:named|called))?\s+` + nameRe)
+	// "got engaged to Hana", "is married to Jun", "marrying Leila": a person
+	// named as someone's partner.
+	partnerNameRe = regexp.MustCompile(`(?i:\b(?:engaged\s+to|married\s+to|marrying|married)\s+)` + nameRe)
 	// "my mom" with no name after it.
 	myBareRoleRe = regexp.MustCompile(`(?i:\b(my|our)\s+` + roleAdj + `(` + roleAlt + `))\b`)
 	// A subject pronoun opening a clause: sentence start, after a comma
@@ -253,6 +256,13 @@ func (c *collector) noteAntecedents(s, speaker string) {
 			g = introGender[strings.ToLower(s[m[2]:m[3]])]
 		}
 		found = append(found, at{m[4], antecedent{ref: c.entity(name, "person"), gender: g, msg: now}})
+	}
+	for _, m := range partnerNameRe.FindAllStringSubmatchIndex(s, -1) {
+		name := s[m[2]:m[3]]
+		if isStopName(name) || isPronoun(name) || c.typeOf(name) != "" && c.typeOf(name) != "person" {
+			continue
+		}
+		found = append(found, at{m[2], antecedent{ref: c.entity(name, "person"), gender: c.genders[name], msg: now}})
 	}
 	for _, m := range myBareRoleRe.FindAllStringSubmatchIndex(s, -1) {
 		rest := strings.TrimLeft(s[m[1]:], " ,")

@@ -71,6 +71,11 @@ var (
 	theirLowerWorkRe = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+|recently\s+|now\s+|still\s+)?(?:works|worked|is\s+working|started\s+working|got\s+a\s+(?:new\s+)?job)\s+(?:at|in|for)\s+((?i:a|an|the)\s+[^,;.!?()]+)`)
 	// "Bettina left Kestrel"
 	theirLeftRe = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+)?(?:left|quit)\s+((?:the\s+)?\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*)*)`)
+	// "I teach chemistry at Riverside High", "I teach year 4 at Whakarewa
+	// School": a teacher there (the subject, when said, names the title).
+	myTeachRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:(?:also|still|now|currently|mainly|mostly|actually)\s+)*teach\s+)(?:([\p{L}\d][\p{L}\d ]{0,25}?)\s+)?(?i:at)\s+` + orgAlt)
+	// "Hana teaches maths at St Anne's"
+	theirTeachRe = regexp.MustCompile(nameRe + `\s+(?:(?:also|still|now|currently)\s+)*teaches\s+(?:([\p{L}\d][\p{L}\d ]{0,25}?)\s+)?(?i:at)\s+` + orgAlt)
 	// "… and joined a startup called Finch", after "Sam quit Google": the
 	// new employer.
 	andJoinedRe = regexp.MustCompile(`^\s*,?\s+(?:and\s+)?(?:then\s+|now\s+)?(?:joined|started\s+at)\s+(?:(?i:a|an)\s+(?:[\p{L}-]+\s+){0,3}?(?:called|named)\s+)?` + orgAlt)
@@ -342,6 +347,13 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 			if title, org := splitJob(beforeNumber(m[1])); bareTitle(title) {
 				job(subject, subjectType, title, org)
 			}
+		} else if m := myTeachRe.FindStringSubmatch(clause); m != nil {
+			job(subject, subjectType, teacherTitle(m[1]), m[2])
+		}
+	}
+	for _, m := range theirTeachRe.FindAllStringSubmatch(clause, -1) {
+		if !isStopName(m[1]) && !isPronoun(m[1]) {
+			job(c.entity(m[1], "person"), "person", teacherTitle(m[2]), m[3])
 		}
 	}
 	for _, m := range theirBareJobRe.FindAllStringSubmatch(clause, -1) {
@@ -479,6 +491,20 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 	}
 	return out
 }
+
+// teacherTitle is the title of someone who teaches subject: "chemistry
+// teacher", "year 4 teacher", or "teacher" when the subject says whom
+// ("kids", "them") rather than what.
+func teacherTitle(subject string) string {
+	subject = strings.ToLower(strings.TrimSpace(subject))
+	if subject == "" || isPronoun(subject) || teachWhom[strings.Fields(subject)[0]] {
+		return "teacher"
+	}
+	return subject + " teacher"
+}
+
+// teachWhom are words after "teach" that say whom, not what.
+var teachWhom = listSet(strings.Fields(`kids children students pupils adults teens teenagers people classes class them it there here part full online`))
 
 // capitalRun keeps, of an organisation said with a capital, its
 // capitalised words and the small words between them ("Ridge Hospital next

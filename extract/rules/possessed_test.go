@@ -83,3 +83,22 @@ func TestAcquiredAndNewPartner(t *testing.T) {
 		{name: "no name after the comma", text: "I'm seeing someone new, and it's going well.", never: []triple{{s: "user", p: "dates", o: "And"}}},
 	})
 }
+
+// TestTeachEngagedAndCarGone: "I teach X at Y"; an engagement names a
+// person "she" can then be; a car that died ends driving it.
+func TestTeachEngagedAndCarGone(t *testing.T) {
+	at := time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC)
+	runTripleCases(t, at, []tripleCase{
+		{name: "teach at", text: "I teach chemistry at Riverside High.",
+			want: []triple{{s: "user", p: "works_as", o: "chemistry teacher"}, {s: "user", p: "works_at", o: "Riverside High"}}},
+		{name: "teach whom", text: "I teach kids at Sunnyside Primary.", want: []triple{{s: "user", p: "works_as", o: "teacher"}}},
+		{name: "they teach", text: "My wife Hana teaches maths at Oakfield.", want: []triple{{s: "Hana", p: "works_as", o: "maths teacher"}}},
+		{name: "engaged, then she", text: "My best friend Tariq just got engaged to Hana, she's a vet in Leeds.",
+			want: []triple{{s: "Tariq", p: "engaged_to", o: "Hana"}, {s: "Hana", p: "works_as", o: "vet"}}, never: []triple{{s: "Tariq", p: "works_as", o: "vet"}}},
+		{name: "got married to", text: "I got married to Sam in June.", want: []triple{{s: "user", p: "married_to", o: "Sam"}}},
+		{name: "married to someone's", text: "My friend Tom is married to Sarah's brother.", never: []triple{{s: "Tom", p: "married_to", o: "Sarah"}}},
+		{name: "new car, old one died", text: "I drive an old Ford Fiesta. || We got a new car, a blue Kia Niro, the old Fiesta finally died.",
+			want: []triple{{s: "user", p: "drives", o: "Ford Fiesta", ended: true}, {s: "user", p: "drives", o: "Kia Niro"}}},
+		{name: "no car known", text: "The old Beetle died.", never: []triple{{s: "user", p: "drives", o: "Beetle", ended: true}}},
+	})
+}

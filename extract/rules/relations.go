@@ -95,6 +95,10 @@ var datingRe = regexp.MustCompile(`\b` + nameRe + `\s+and\s+(?:I|i)\s+(?:just\s+
 // someone new?? his name is dev", "I've met someone. Her name is Ana."
 var newPartnerNameRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m|im|i've|i’ve|ive|i\s+have|i)\s+(?:(?:been|just|finally|now|kind\s+of|kinda|sort\s+of)\s+)*(?:(?:seeing|dating)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman))|met\s+(?:someone|somebody))(?:\s+new)?\b[^.!?]{0,40}[.!?]*\s*(?:[a-z]+\s+){0,2}(?:his|her|their)\s+name\s+is\s+)(\p{L}+)`)
 
+// thirdEngagedRe is a named person's engagement or marriage: "Tariq just
+// got engaged to Hana", "Ana is married to Jun", "Leo married Sofia".
+var thirdEngagedRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:(?:just|finally|recently|has|have|is|got|are)\s+)*(engaged\s+to|married\s+to|married)\s+` + nameRe)
+
 // newPartnerCommaRe names the new partner after a comma: "I'm dating
 // someone new, mira, she's a nurse".
 var newPartnerCommaRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m|im|i)\s+(?:(?:been|just|finally|now|also)\s+)*(?:seeing|dating)\s+(?:someone|somebody)\s+new,\s+)(\p{L}+)(?:\s*[,.;!?]|\s+(?i:she|he|they|who)\b|$)`)
@@ -166,6 +170,25 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 	}
 	for _, f := range c.pluralRelations(subject, subjectType, sentence, ref) {
 		add(&f)
+	}
+	for _, loc := range thirdEngagedRe.FindAllStringSubmatchIndex(sentence, -1) {
+		m := []string{sentence[loc[0]:loc[1]], sentence[loc[2]:loc[3]], sentence[loc[4]:loc[5]], sentence[loc[6]:loc[7]]}
+		a, b := m[1], m[3]
+		if isStopName(a) || isPronoun(a) || isStopName(b) || isPronoun(b) || unasserted(sentence, m[0]) || c.typeOf(a) != "person" {
+			continue
+		}
+		if rest := sentence[loc[1]:]; strings.HasPrefix(rest, "'s") || strings.HasPrefix(rest, "’s") {
+			continue // "married to Sarah's brother": someone else
+		}
+		pred, verb := "married_to", "is married to"
+		if strings.HasPrefix(strings.ToLower(m[2]), "engaged") {
+			pred, verb = "engaged_to", "is engaged to"
+		}
+		x, y := c.entity(dropOpener(a), "person"), c.entity(b, "person")
+		facts = append(facts, lore.ExtractedFact{
+			Subject: x, SubjectType: "person", Predicate: pred, Object: y, ObjectIsEntity: true, ObjectType: "person",
+			Text: factText("%s %s %s", x, verb, y), ValidAt: timePtr(ref), Confidence: 0.75,
+		})
 	}
 	if m := bareRoleRe.FindStringSubmatch(sentence); m != nil {
 		add(c.relationFact(subject, subjectType, m[1], m[2], ref))
