@@ -93,7 +93,7 @@ const newJobAlt = `(?i:(?:start(?:ed|ing|s)?|began|begin(?:ning|s)?|got\s+hired|
 func splitJob(rest string) (title, org string) {
 	rest = strings.TrimRight(strings.TrimSpace(rest), ".!?…")
 	lower := strings.ToLower(rest)
-	for _, b := range []string{" so ", " and ", " but ", " because ", " who ", " which ", " in ", " now", " lol", " tbh", " btw", " today", " tonight", " tomorrow", " yesterday", " this ", " next ", " last ", " on ", " from ", " there", " here", " he ", " she ", " they ", " i ", " we ", " these days", " nowadays", " at the moment", " right now", " since "} {
+	for _, b := range []string{" so ", " and ", " but ", " because ", " who ", " which ", " in ", " now", " lol", " tbh", " btw", " today", " tonight", " tomorrow", " yesterday", " this ", " next ", " last ", " on ", " from ", " there", " here", " he ", " she ", " they ", " i ", " we ", " these days", " nowadays", " at the moment", " right now", " since ", " living", " based"} {
 		if i := strings.Index(lower, b); i >= 0 {
 			rest, lower = rest[:i], lower[:i]
 		}
@@ -107,6 +107,9 @@ func splitJob(rest string) (title, org string) {
 	}
 	return strings.TrimSpace(title), strings.TrimSpace(org)
 }
+
+// ageTitleRe is an age said before a title: "34 year old", "34-year-old".
+var ageTitleRe = regexp.MustCompile(`^(?i:(?:a|an)\s+)?(\d{1,3})[- ](?i:years?|yrs?)[- ](?i:old)\s+`)
 
 // ofToAt reads "manager of Kansai Precision Parts" as "manager at …":
 // an employer after "of" when it is said with a capital.
@@ -264,6 +267,14 @@ func orgName(o string) string {
 func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time, own bool) []lore.ExtractedFact {
 	var out []lore.ExtractedFact
 	job := func(s, sType, title, org string) {
+		if m := ageTitleRe.FindStringSubmatch(title); m != nil {
+			// "a 34 year old architect": an age, then the title.
+			title = title[len(m[0]):]
+			out = append(out, lore.ExtractedFact{
+				Subject: s, SubjectType: sType, Predicate: "age", Object: m[1],
+				Text: factText("%s is %s years old", s, m[1]), ValidAt: timePtr(ref), Confidence: 0.85,
+			})
+		}
 		if title = jobTitle(title); title == "" {
 			return
 		}

@@ -53,6 +53,10 @@ var statements = []statement{
 	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+(\d{1,3})\s+years?\s+old`), predicate: "age", verb: "is years old:", confidence: 0.9},
 	{re: regexp.MustCompile(subj + `(?:live|living|lives)\s+in\s+(.+)`), predicate: "lives_in", verb: "lives in", objectType: "place", confidence: 0.85},
 	{re: regexp.MustCompile(subj + `(?:moved|moving|relocated|relocating)\s+(?:back\s+)?to\s+(.+)`), predicate: "lives_in", verb: "moved to", objectType: "place", event: true, confidence: 0.8},
+	// "I'm based in Leeds", "I'm a 34 year old architect living in Lisbon":
+	// where the speaker lives, said after who they are.
+	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm|we are|we're)\s+(?:currently\s+|now\s+)?based\s+in\s+(?-i:(\p{Lu}.+))`), predicate: "lives_in", verb: "lives in", objectType: "place", confidence: 0.8},
+	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+(?:a|an)\s+[^,.;!?]{1,40}?\s+(?:living|based)\s+in\s+(?-i:(\p{Lu}.+))`), predicate: "lives_in", verb: "lives in", objectType: "place", confidence: 0.8},
 	// "new place is in Tema", "our new flat's in Leith": a move that is done.
 	{re: regexp.MustCompile(`(?i)(?:^|[,;:]\s*|\b(?:my|our)\s+)new\s+(?:place|flat|apartment|apt|house|home)(?:\s+is|'s|’s)?\s+(?:in|at)\s+(?-i:(\p{Lu}.+))`), predicate: "lives_in", verb: "moved to", objectType: "place", event: true, confidence: 0.75},
 	// "Settled in Alicante finally": a move that is done.

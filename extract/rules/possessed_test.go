@@ -102,3 +102,28 @@ func TestTeachEngagedAndCarGone(t *testing.T) {
 		{name: "no car known", text: "The old Beetle died.", never: []triple{{s: "user", p: "drives", o: "Beetle", ended: true}}},
 	})
 }
+
+// TestIntroduction: an introduction with age, job and home.
+func TestIntroduction(t *testing.T) {
+	at := time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC)
+	runTripleCases(t, at, []tripleCase{
+		{name: "introduction", text: "Hi! I'm Leila, I'm a 34 year old architect living in Lisbon with my husband Tom.",
+			want:  []triple{{s: "user", p: "age", o: "34"}, {s: "user", p: "works_as", o: "architect"}, {s: "user", p: "lives_in", o: "Lisbon"}},
+			never: []triple{{s: "user", p: "works_as", o: "34 year old architect"}}},
+		{name: "based in", text: "I'm a nurse based in Leeds.", want: []triple{{s: "user", p: "works_as", o: "nurse"}, {s: "user", p: "lives_in", o: "Leeds"}}},
+	})
+}
+
+// TestPersonalFacts: age, birthday, an allergy said as a noun, languages,
+// and the age a named person turned.
+func TestPersonalFacts(t *testing.T) {
+	at := time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC)
+	runTripleCases(t, at, []tripleCase{
+		{name: "turned", text: "I just turned 40 and feel great.", want: []triple{{s: "user", p: "age", o: "40"}}},
+		{name: "minutes away", text: "I'm 5 minutes away from the station.", never: []triple{{s: "user", p: "age", o: "5"}}},
+		{name: "birthday", text: "My birthday is March 3rd, can you remind me to book a table?", want: []triple{{s: "user", p: "birthday", o: "March 3rd"}}},
+		{name: "noun allergy", text: "I have a severe peanut allergy so please check labels.", want: []triple{{s: "user", p: "allergic_to", o: "peanut"}}},
+		{name: "languages", text: "I speak French and Arabic at home.", want: []triple{{s: "user", p: "speaks", o: "French"}, {s: "user", p: "speaks", o: "Arabic"}}},
+		{name: "son turned", text: "My son Leo turned 5 last week.", want: []triple{{s: "Leo", p: "age", o: "5"}}},
+	})
+}

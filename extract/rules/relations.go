@@ -329,6 +329,7 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 		third(m, "works_at", "works at", "organization")
 	}
 	facts = append(facts, c.thirdStudies(sentence, ref)...)
+	facts = append(facts, c.thirdAges(sentence, ref)...)
 	return facts
 }
 

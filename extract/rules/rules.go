@@ -493,6 +493,9 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 			for _, f := range c.changeFacts(subject, speakerType, clause, ref) {
 				add(f)
 			}
+			for _, f := range c.personalFacts(subject, speakerType, clause, ref) {
+				add(f)
+			}
 			var clauseSpans []temporal.Span
 			if len(spans) > 0 {
 				clauseSpans = aheadWeekdays(temporal.Parse(clause, ref), clause, ref)
