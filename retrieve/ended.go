@@ -84,23 +84,6 @@ func applyEndedShare(c *candidateSet, f fused, at asOf, share float64, ws []stri
 		}
 		return predicateIn(pred, typed) || slices.ContainsFunc(hints, func(h string) bool { return strings.Contains(pred, h) })
 	}
-	// superseded reports whether turn ep stated a value of fact's subject
-	// and predicate that has since ended itself ("I moved from Berlin to
-	// Munich", Munich since replaced by Vienna): it ended fact, but what it
-	// says instead is no longer current either.
-	superseded := func(ep string, fact *lore.Fact) bool {
-		stale := false
-		for _, g := range c.facts {
-			if g.ID == fact.ID || g.SubjectID != fact.SubjectID || g.Predicate != fact.Predicate || !slices.Contains(g.SourceEpisodeIDs, ep) {
-				continue
-			}
-			if at.valid(g) {
-				return false
-			}
-			stale = true
-		}
-		return stale
-	}
 	// since reports whether a value of fact's subject and predicate holds at
 	// the read and began at or after fact's end: the story went on after
 	// the turn that ended it ("Caspian and I split up", then "user is
@@ -125,11 +108,15 @@ func applyEndedShare(c *candidateSet, f fused, at asOf, share float64, ws []stri
 		replaced := fact != nil && fact.InvalidAt != nil && since(fact)
 		v := share * f.Scores[id]
 		for _, ep := range cl {
-			if fact != nil && superseded(ep, fact) {
-				continue
-			}
-			if replaced && slices.Contains(fact.SourceEpisodeIDs, ep) && !sourceOfCurrent(c, fact, ep, at) {
-				continue
+			if fact != nil {
+				current, ended := statedBy(c, fact, ep, at)
+				// A turn whose own new value has since ended ("I moved
+				// from Berlin to Munich", Munich since replaced by
+				// Vienna) no longer says what is current; nor does the
+				// ending turn of a fact replaced after it.
+				if ended && !current || replaced && slices.Contains(fact.SourceEpisodeIDs, ep) && !current {
+					continue
+				}
 			}
 			if _, ok := c.episodes[ep]; ok && v > bonus[ep] {
 				bonus[ep] = v
@@ -145,16 +132,21 @@ func applyEndedShare(c *candidateSet, f fused, at asOf, share float64, ws []stri
 	}
 }
 
-// sourceOfCurrent reports whether turn ep is a source of a value of fact's
-// subject and predicate that holds at the read (the turn that both ended
-// the old value and stated the new one).
-func sourceOfCurrent(c *candidateSet, fact *lore.Fact, ep string, at asOf) bool {
+// statedBy reports whether turn ep is a source of another value of fact's
+// subject and predicate that holds at the read (current), or of one that
+// has ended by then (ended).
+func statedBy(c *candidateSet, fact *lore.Fact, ep string, at asOf) (current, ended bool) {
 	for _, g := range c.facts {
-		if g.ID != fact.ID && g.SubjectID == fact.SubjectID && g.Predicate == fact.Predicate && at.valid(g) && slices.Contains(g.SourceEpisodeIDs, ep) {
-			return true
+		if g.ID == fact.ID || g.SubjectID != fact.SubjectID || g.Predicate != fact.Predicate || !slices.Contains(g.SourceEpisodeIDs, ep) {
+			continue
+		}
+		if at.valid(g) {
+			current = true
+		} else {
+			ended = true
 		}
 	}
-	return false
+	return current, ended
 }
 
 // partnerPredicates name one slot, the partner, in their several words:

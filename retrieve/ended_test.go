@@ -10,7 +10,7 @@ import (
 // ended fact's score; nothing moves before the end.
 func TestApplyEndedShare(t *testing.T) {
 	scope := lore.Scope{TenantID: "t", UserID: "u"}
-	c := &candidateSet{kind: map[string]lore.DocKind{}, facts: map[string]*lore.Fact{}, episodes: map[string]*lore.Episode{}}
+	c := newTestCandidates()
 	for _, e := range []*lore.Episode{
 		{ID: "e3", Scope: scope, OccurredAt: dayN(2), Content: "I drive a 2012 Honda Civic"},
 		{ID: "e4", Scope: scope, OccurredAt: dayN(60), Content: "Sold the Civic!"},
@@ -40,7 +40,7 @@ func TestApplyEndedShare(t *testing.T) {
 // it. Without the later value the break-up turn gets its share.
 func TestEndedShareLaterValue(t *testing.T) {
 	scope := lore.Scope{TenantID: "t", UserID: "u"}
-	c := &candidateSet{kind: map[string]lore.DocKind{}, facts: map[string]*lore.Fact{}, episodes: map[string]*lore.Episode{}}
+	c := newTestCandidates()
 	for _, e := range []*lore.Episode{
 		{ID: "e1", Scope: scope, OccurredAt: dayN(1), Content: "my boyfriend Theo is a chef"},
 		{ID: "e2", Scope: scope, OccurredAt: dayN(40), Content: "Theo and I broke up"},
@@ -75,7 +75,7 @@ func TestEndedShareLaterValue(t *testing.T) {
 // replaced Munich does.
 func TestEndedShareSuperseded(t *testing.T) {
 	scope := lore.Scope{TenantID: "t", UserID: "u"}
-	c := &candidateSet{kind: map[string]lore.DocKind{}, facts: map[string]*lore.Fact{}, episodes: map[string]*lore.Episode{}}
+	c := newTestCandidates()
 	for _, e := range []*lore.Episode{
 		{ID: "munich", Scope: scope, OccurredAt: dayN(10), Content: "I moved from Berlin to Munich"},
 		{ID: "vienna", Scope: scope, OccurredAt: dayN(100), Content: "we relocated to Vienna"},
@@ -104,7 +104,7 @@ func TestEndedShareSuperseded(t *testing.T) {
 // answer to "what does he do?".
 func TestEndedShareAskedAttribute(t *testing.T) {
 	scope := lore.Scope{TenantID: "t", UserID: "u"}
-	c := &candidateSet{kind: map[string]lore.DocKind{}, facts: map[string]*lore.Fact{}, episodes: map[string]*lore.Episode{}}
+	c := newTestCandidates()
 	for _, e := range []*lore.Episode{
 		{ID: "city", Scope: scope, OccurredAt: dayN(60), Content: "Per is in Tromsø, not Trondheim"},
 		{ID: "job", Scope: scope, OccurredAt: dayN(70), Content: "Per quit the ferry company"},
@@ -158,4 +158,9 @@ func TestEndedShareSelfQuery(t *testing.T) {
 	if f.Scores["mine"] != 0.8 {
 		t.Errorf("the user's move: %v, want 0.8", f.Scores["mine"])
 	}
+}
+
+// newTestCandidates is an empty candidate set.
+func newTestCandidates() *candidateSet {
+	return &candidateSet{kind: map[string]lore.DocKind{}, facts: map[string]*lore.Fact{}, episodes: map[string]*lore.Episode{}}
 }

@@ -292,11 +292,8 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 		default:
 			// "switched from mechanical to software engineering": what
 			// the speaker was said to do before names the predicate.
-			for _, p := range []struct{ pred, said string }{{"major", "studies"}, {"drives", "drives"}, {"uses_editor", "uses"}, {"does", "does"}} {
-				if old, ok := c.prior(subject, p.pred, from); ok {
-					pred, said, from = p.pred, p.said, old
-					break
-				}
+			if p, old, ok := c.heldValue(subject, from); ok {
+				pred, said, from = p.pred, p.said, old
 			}
 		}
 		isEnt := typ != "" && startsUpper(from) && startsUpper(to)
@@ -440,6 +437,22 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 		}
 	}
 	return out
+}
+
+// switchable are the predicates whose held value "switched from X to Y"
+// can name when the words say no kind: what someone studies, drives, codes
+// in or does.
+var switchable = []struct{ pred, said string }{{"major", "studies"}, {"drives", "drives"}, {"uses_editor", "uses"}, {"does", "does"}}
+
+// heldValue finds, among subject's switchable predicates, the current value
+// that from names.
+func (c *collector) heldValue(subject, from string) (p struct{ pred, said string }, old string, ok bool) {
+	for _, p := range switchable {
+		if old, ok := c.prior(subject, p.pred, from); ok {
+			return p, old, true
+		}
+	}
+	return p, "", false
 }
 
 // cutAnyPrefix cuts the first of prefixes that s starts with.

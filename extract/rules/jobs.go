@@ -514,8 +514,9 @@ func teacherTitle(subject string) string {
 	return subject + " teacher"
 }
 
-// teachWhom are words after "teach" that say whom, not what.
-var teachWhom = listSet(strings.Fields(`kids children students pupils adults teens teenagers people classes class them it there here part full online`))
+// teachWhom are words after "teach" that say whom, not what
+// (data/teach_whom.txt).
+var teachWhom = listSet(readList("teach_whom.txt"))
 
 // capitalRun keeps, of an organisation said with a capital, its
 // capitalised words and the small words between them ("Ridge Hospital next

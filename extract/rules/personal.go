@@ -30,7 +30,7 @@ func (c *collector) personalFacts(subject, subjectType, clause string, ref time.
 			Text: text, ValidAt: timePtr(ref), Confidence: 0.8,
 		})
 	}
-	if m := turnedAgeRe.FindStringSubmatch(clause); m != nil && !strings.Contains(strings.ToLower(clause), " old") {
+	if m := turnedAgeRe.FindStringSubmatch(clause); m != nil {
 		fact("age", m[1], factText("%s is %s years old", subject, m[1]))
 	}
 	if m := birthdayRe.FindStringSubmatch(clause); m != nil {

@@ -120,6 +120,7 @@ func TestPersonalFacts(t *testing.T) {
 	at := time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC)
 	runTripleCases(t, at, []tripleCase{
 		{name: "turned", text: "I just turned 40 and feel great.", want: []triple{{s: "user", p: "age", o: "40"}}},
+		{name: "turned, feel old", text: "I just turned 40 and I feel old.", want: []triple{{s: "user", p: "age", o: "40"}}},
 		{name: "minutes away", text: "I'm 5 minutes away from the station.", never: []triple{{s: "user", p: "age", o: "5"}}},
 		{name: "birthday", text: "My birthday is March 3rd, can you remind me to book a table?", want: []triple{{s: "user", p: "birthday", o: "March 3rd"}}},
 		{name: "noun allergy", text: "I have a severe peanut allergy so please check labels.", want: []triple{{s: "user", p: "allergic_to", o: "peanut"}}},

@@ -371,14 +371,11 @@ func (c *collector) thirdStudies(sentence string, ref time.Time) []lore.Extracte
 		if who == "" || from == "" || to == "" {
 			continue
 		}
-		for _, p := range []struct{ pred, said string }{{"major", "studies"}, {"drives", "drives"}, {"uses_editor", "uses"}, {"does", "does"}} {
-			if old, ok := c.prior(who, p.pred, from); ok {
-				out = append(out, ended(who, "person", p.pred, p.said, old, false, "", ref), lore.ExtractedFact{
-					Subject: who, SubjectType: "person", Predicate: p.pred, Object: strings.ToLower(to),
-					Text: factText("%s %s %s", who, p.said, strings.ToLower(to)), ValidAt: timePtr(ref), Confidence: 0.75,
-				})
-				break
-			}
+		if p, old, ok := c.heldValue(who, from); ok {
+			out = append(out, ended(who, "person", p.pred, p.said, old, false, "", ref), lore.ExtractedFact{
+				Subject: who, SubjectType: "person", Predicate: p.pred, Object: strings.ToLower(to),
+				Text: factText("%s %s %s", who, p.said, strings.ToLower(to)), ValidAt: timePtr(ref), Confidence: 0.75,
+			})
 		}
 	}
 	return out
