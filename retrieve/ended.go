@@ -155,7 +155,11 @@ func statedBy(c *candidateSet, fact *lore.Fact, ep string, at asOf) (current, en
 var partnerPredicates = []string{"has_boyfriend", "has_girlfriend", "has_partner", "dates", "married_to", "has_husband",
 	"has_wife", "has_spouse", "has_fiance", "has_fiancee", "engaged_to"}
 
-// sameSlot reports whether two predicates hold the same value slot.
+// sameSlot reports whether two predicates hold the same value slot. The
+// pets of roles.txt's "pet" line are one slot too: a kitten adopted after
+// the dog died is what "my pet" now names.
 func sameSlot(a, b string) bool {
-	return a == b || slices.Contains(partnerPredicates, a) && slices.Contains(partnerPredicates, b)
+	pets := roleTable["pet"]
+	return a == b || slices.Contains(partnerPredicates, a) && slices.Contains(partnerPredicates, b) ||
+		slices.Contains(pets, a) && slices.Contains(pets, b)
 }

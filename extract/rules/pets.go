@@ -24,7 +24,10 @@ var (
 	// "his name is Waffles", "her name's Olive", "we named him Biscuit",
 	// and, once a name was wanted, "went with Pelmeni", "we're calling
 	// her Miso"
-	petNameRe = regexp.MustCompile(`(?i:\b(?:(?:his|her|its)\s+name(?:\s+is|'s|’s)|(?:we|i)\s+(?:named|called)\s+(?:him|her|it)|(?:went|going|decided|settled)\s+(?:with|on)|(?:we're|we\s+are|i'm|i\s+am)\s+calling\s+(?:him|her|it))\s+)` + nameRe)
+	// "we adopted a little kitten, Pimienta, black and white", "we have a
+	// puppy now, Lotta": the name set off right after the pet.
+	appositivePetNameRe = regexp.MustCompile(`^(?i:now|too|as\s+well)?\s*,\s*` + nameRe + `\s*(?:[,.!?;:]|$)`)
+	petNameRe           = regexp.MustCompile(`(?i:\b(?:(?:his|her|its)\s+name(?:\s+is|'s|’s)|(?:we|i)\s+(?:named|called)\s+(?:him|her|it)|(?:went|going|decided|settled)\s+(?:with|on)|(?:we're|we\s+are|i'm|i\s+am)\s+calling\s+(?:him|her|it))\s+)` + nameRe)
 )
 
 // alternation is a regexp alternation of a set's keys, longest first so a
@@ -57,6 +60,11 @@ func (c *collector) petNames(s, speaker, speakerType string, ref time.Time) []lo
 	now := c.msgs[speaker]
 	if m := unnamedPetRe.FindStringSubmatchIndex(s); m != nil {
 		rest := strings.TrimSpace(s[m[1]:])
+		if a := appositivePetNameRe.FindStringSubmatch(rest); a != nil && !isStopName(a[1]) {
+			if f := c.relationFact(speaker, speakerType, strings.ToLower(s[m[2]:m[3]]), a[1], ref); f != nil {
+				return []lore.ExtractedFact{*f}
+			}
+		}
 		if !startsUpper(rest) && !strings.HasPrefix(strings.ToLower(rest), "named") && !strings.HasPrefix(strings.ToLower(rest), "called") {
 			c.pets[speaker] = lastPet{role: strings.ToLower(s[m[2]:m[3]]), msg: now}
 		}
