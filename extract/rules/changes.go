@@ -39,12 +39,18 @@ var (
 	phoneGoneRe = regexp.MustCompile(`(?i:\bmy\s+(?:old\s+)?)(?:` + phoneName + `|(?i:phone|mobile|cell\s*phone|smartphone))(?i:\s+(?:finally\s+|just\s+|completely\s+)?(?:died|is\s+dead|broke|got\s+stolen|was\s+stolen|stopped\s+working|gave\s+up))\b`)
 
 	// "I drive a 2012 Honda Civic"
-	driveRe = regexp.MustCompile(subj + `(?:drive|drives|driving|own|owns|have|has|got|bought|leased|picked\s+up|(?:switched|changed|upgraded|moved)\s+to)\s+(?:a\s+|an\s+|the\s+|my\s+)?(?:new\s+|used\s+|second-hand\s+|secondhand\s+|old\s+|\d{4}\s+)*(?:(?:car|ride|vehicle)\s*[,:–—-]?\s+(?:a\s+|an\s+)?)?(?:(?:blue|red|black|white|silver|grey|gray|green|yellow|orange|brown|used|new|second-hand)\s+)*((?i:` + carAlt + `)\b(?-i:\s+[\p{Lu}\d][\p{L}\d-]*){0,3})`)
+	driveRe = regexp.MustCompile(subj + `(?:drive|drives|driving|own|owns|have|has|got|bought|leased|picked\s+up|(?:switched|changed|upgraded|moved)\s+to)\s+(?:a\s+|an\s+|the\s+|my\s+)?(?:new\s+|used\s+|second-hand\s+|second\s+hand\s+|secondhand\s+|old\s+|\d{4}\s+)*(?:(?:car|ride|vehicle)\s*[,:–—-]?\s+(?:a\s+|an\s+)?)?(?:(?:blue|red|black|white|silver|grey|gray|green|yellow|orange|brown|used|new|second-hand)\s+)*((?i:` + carAlt + `)\b(?-i:\s+[\p{Lu}\d][\p{L}\d-]*){0,3})`)
 	// "the old Fiesta finally died", "our Golf got written off": the car
 	// the speaker drove is gone.
 	// The car is a make or a capitalised name; it ends only a car the
 	// speaker is known to drive.
 	carGoneRe = regexp.MustCompile(`(?i:\b(?:my|our|the)\s+(?:old\s+|trusty\s+|beloved\s+)?)((?i:` + carAlt + `)\b(?-i:\s+[\p{Lu}\d][\p{L}\d-]*){0,2}|\p{Lu}[\p{L}\d-]+(?:\s+[\p{Lu}\d][\p{L}\d-]*){0,2})(?i:\s+(?:finally\s+|just\s+|completely\s+)?(?:died|is\s+dead|got\s+written\s+off|was\s+written\s+off|got\s+totall?ed|was\s+totall?ed|got\s+stolen|was\s+stolen|gave\s+up))\b`)
+	// "got a 2016 silverado", "we drive a 2009 Corolla": a model after its
+	// year is a vehicle, whatever its make.
+	yearCarRe = regexp.MustCompile(subj + `(?:drive|drives|driving|got|bought|picked\s+up|have|own|leased)\s+(?:a|an|my|our)\s+(?:used\s+|new\s+|second-hand\s+)?((?:19[5-9]\d|20[0-4]\d)\s+[\p{L}][\p{L}\d-]*(?-i:\s+[\p{Lu}\d][\p{L}\d-]*)?)(\s+(?:of|for|in|with)\b)?`)
+	// "my new car is a Skoda Octavia", "our car's a Kia"
+	// "my truck is an f-150": a model with a number is a vehicle too.
+	carIsRe = regexp.MustCompile(`(?i:\b(?:my|our)\s+(?:new\s+|current\s+)?(?:car|truck|pickup|van|suv)(?:'s|’s|\s+is)\s+(?:now\s+)?(?:a\s+|an\s+)?(?:(?:blue|red|black|white|silver|grey|gray|green|yellow|orange|brown|used|new|second-hand)\s+)*)((?i:` + carAlt + `)\b(?-i:\s+[\p{Lu}\d][\p{L}\d-]*){0,3}|\p{L}+-?\d+[\p{L}\d]*(?:\s+\d+)?)`)
 	// "I drive a Civic" (no make): the verb says it.
 	driveAnyRe = regexp.MustCompile(subj + `(?:drive|drives|driving)\s+(?:a\s+|an\s+|the\s+|my\s+)?(?-i:((?:\d{4}\s+)?\p{Lu}[\p{L}\d-]*(?:\s+[\p{Lu}\d][\p{L}\d-]*){0,3}))`)
 	// A left-out "I": "Got a used Tesla Model 3".
@@ -141,6 +147,11 @@ func (c *collector) changeFacts(subject, subjectType, clause string, ref time.Ti
 	} else if m := driveRe.FindStringSubmatch(sharedSubject(clause)); m != nil {
 		cur("drives", "drives a", m[1])
 	} else if m := driveAnyRe.FindStringSubmatch(clause); m != nil && !isStopName(m[1]) {
+		cur("drives", "drives a", m[1])
+	} else if m := carIsRe.FindStringSubmatch(clause); m != nil {
+		cur("drives", "drives a", m[1])
+	} else if m := yearCarRe.FindStringSubmatch(clause); m != nil && m[2] == "" {
+		// "a 2019 bottle of wine" is no vehicle.
 		cur("drives", "drives a", m[1])
 	}
 	if m := editorRe.FindStringSubmatch(clause); m != nil {

@@ -112,6 +112,23 @@ func (c *collector) antecedentFor(speaker string, g byte) string {
 	return ""
 }
 
+// storedGender is the gender a known person's stored role gives them
+// (user has_wife Nino): a later session's "he" then skips Nino though no
+// pronoun of this batch said so.
+func (c *collector) storedGender(name string) byte {
+	for _, f := range c.candFacts {
+		if f == nil || f.InvalidAt != nil || !strings.EqualFold(f.Object, name) {
+			continue
+		}
+		if role, ok := strings.CutPrefix(f.Predicate, "has_"); ok {
+			if g := roleGender[canonicalRole(strings.ReplaceAll(role, "_", " "))]; g != 0 {
+				return g
+			}
+		}
+	}
+	return 0
+}
+
 // resolvePronouns rewrites the subject and possessive pronouns of a
 // sentence by speaker to the people they mean, where the speaker named one
 // just before. A pronoun means someone named before it: the people of
@@ -287,6 +304,9 @@ func (c *collector) noteAntecedents(s, speaker string) {
 		g := titleGender(name)
 		if g == 0 {
 			g = c.genders[name]
+		}
+		if g == 0 {
+			g = c.storedGender(name)
 		}
 		for _, a := range c.antes[speaker] {
 			if a.ref == name && a.gender != 0 {

@@ -70,12 +70,17 @@ var (
 	// (lowerWorkplace).
 	theirLowerWorkRe = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+|recently\s+|now\s+|still\s+)?(?:works|worked|is\s+working|started\s+working|got\s+a\s+(?:new\s+)?job)\s+(?:at|in|for)\s+((?i:a|an|the)\s+[^,;.!?()]+)`)
 	// "Bettina left Kestrel"
-	theirLeftRe = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+)?(?:left|quit)\s+((?:the\s+)?\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*)*)`)
+	theirDroppedRe = regexp.MustCompile(nameRe + `\s+(?:(?:just|finally|has|had)\s+)*(?:dropped(?:\s+out\s+of)?|quit|gave\s+up|given\s+up|stopped|switched\s+from)\s+(?:(?:the|his|her|their)\s+)?(\p{L}[\p{L}-]*(?:\s+\p{L}[\p{L}-]*)?)`)
+	theirLeftRe    = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+)?(?:left|quit)\s+((?:the\s+)?\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*)*)`)
 	// "I teach chemistry at Riverside High", "I teach year 4 at Whakarewa
 	// School": a teacher there (the subject, when said, names the title).
 	myTeachRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:(?:also|still|now|currently|mainly|mostly|actually)\s+)*teach\s+)(?:([\p{L}\d][\p{L}\d ]{0,25}?)\s+)?(?i:at)\s+` + orgAlt)
 	// "Hana teaches maths at St Anne's"
-	theirTeachRe = regexp.MustCompile(nameRe + `\s+(?:(?:also|still|now|currently)\s+)*teaches\s+(?:([\p{L}\d][\p{L}\d ]{0,25}?)\s+)?(?i:at)\s+` + orgAlt)
+	// "I teach piano", "Tamsin teaches yoga and …", "Florian, who teaches
+	// physics, …": a subject taught, no school said.
+	myTeachSubjectRe    = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:(?:also|still|now|currently|mainly|mostly|actually)\s+)*teach\s+)([\p{L}][\p{L}-]*(?:\s+[\p{L}][\p{L}-]*)?)` + taughtEnd)
+	theirTeachSubjectRe = regexp.MustCompile(nameRe + `(?:,\s+who)?\s+(?:(?:also|still|now|currently)\s+)*teaches\s+([\p{L}][\p{L}-]*(?:\s+[\p{L}][\p{L}-]*)?)` + taughtEnd)
+	theirTeachRe        = regexp.MustCompile(nameRe + `\s+(?:(?:also|still|now|currently)\s+)*teaches\s+(?:([\p{L}\d][\p{L}\d ]{0,25}?)\s+)?(?i:at)\s+` + orgAlt)
 	// "… and joined a startup called Finch", after "Sam quit Google": the
 	// new employer.
 	andJoinedRe = regexp.MustCompile(`^\s*,?\s+(?:and\s+)?(?:then\s+|now\s+)?(?:joined|started\s+at)\s+(?:(?i:a|an)\s+(?:[\p{L}-]+\s+){0,3}?(?:called|named)\s+)?` + orgAlt)
@@ -204,6 +209,14 @@ var workplaces = listSet(readList("workplaces.txt"))
 // workplace noun), or "".
 func lowerWorkplace(org string) string {
 	words := strings.Fields(strings.TrimRight(org, ".,;:!?"))
+	// "an accounting office part-time", "the library now"
+	for len(words) > 2 {
+		last := strings.ToLower(words[len(words)-1])
+		if !adverbs[last] && last != "part-time" && last != "full-time" {
+			break
+		}
+		words = words[:len(words)-1]
+	}
 	if len(words) < 2 || len(words) > 5 {
 		return ""
 	}
@@ -355,16 +368,29 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 			title, org := splitJob(m[1])
 			job(subject, subjectType, title, org)
 		} else if m := myBareJobRe.FindStringSubmatch(clause); m != nil {
-			if title, org := splitJob(beforeNumber(m[1])); bareTitle(title) {
+			title, org := splitJob(beforeNumber(m[1]))
+			// "I'm the vice principal now", "I'm now the head chef at
+			// Nopa": a title said with "the" is still the speaker's job.
+			title = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(title, "the "), "The "))
+			if bareTitle(title) {
 				job(subject, subjectType, title, org)
 			}
 		} else if m := myTeachRe.FindStringSubmatch(clause); m != nil {
 			job(subject, subjectType, teacherTitle(m[1]), m[2])
+		} else if m := myTeachSubjectRe.FindStringSubmatch(clause); m != nil && teachesSubject(m[1]) {
+			job(subject, subjectType, teacherTitle(m[1]), "")
 		}
 	}
 	for _, m := range theirTeachRe.FindAllStringSubmatch(clause, -1) {
 		if !isStopName(m[1]) && !isPronoun(m[1]) {
 			job(c.entity(m[1], "person"), "person", teacherTitle(m[2]), m[3])
+		}
+	}
+	if theirTeachRe.FindStringIndex(clause) == nil {
+		for _, m := range theirTeachSubjectRe.FindAllStringSubmatch(clause, -1) {
+			if !isStopName(m[1]) && !isPronoun(m[1]) && teachesSubject(m[2]) {
+				job(c.entity(m[1], "person"), "person", teacherTitle(m[2]), "")
+			}
 		}
 	}
 	for _, m := range theirBareJobRe.FindAllStringSubmatch(clause, -1) {
@@ -449,7 +475,7 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 			continue
 		}
 		if place := lowerWorkplace(beforeBreak(m[2])); place != "" {
-			s := c.entity(m[1], "person")
+			s := c.entity(dropOpener(m[1]), "person")
 			out = append(out, lore.ExtractedFact{
 				Subject: s, SubjectType: "person", Predicate: "works_at", Object: place,
 				Text: factText("%s works at %s", s, saidPhrase(m[2])), ValidAt: timePtr(ref), Confidence: 0.7,
@@ -484,6 +510,23 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 		}
 		atNow(c.entity(m[1], "person"), "person", m[3])
 	}
+	// "Tomás dropped engineering", "Kai gave up the violin": what a named
+	// person was said to study, do or play ends.
+	for _, m := range theirDroppedRe.FindAllStringSubmatch(clause, -1) {
+		if isStopName(m[1]) || isPronoun(m[1]) {
+			continue
+		}
+		s := c.entity(dropOpener(m[1]), "person")
+		for _, p := range []struct{ pred, said string }{{"major", "studies"}, {"does", "does"}, {"plays", "plays"}} {
+			words := strings.Fields(m[2])
+			for n := len(words); n > 0; n-- {
+				if held, ok := c.prior(s, p.pred, strings.Join(words[:n], " ")); ok {
+					out = append(out, ended(s, "person", p.pred, p.said, held, false, "", ref))
+					break
+				}
+			}
+		}
+	}
 	for _, loc := range theirLeftRe.FindAllStringSubmatchIndex(clause, -1) {
 		name, left := clause[loc[2]:loc[3]], clause[loc[4]:loc[5]]
 		if isStopName(name) || isPronoun(name) {
@@ -501,6 +544,26 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 		}
 	}
 	return out
+}
+
+// taughtEnd is what may end a subject taught: the clause's end or a word
+// that starts something else ("teaches yoga and eats like a bird").
+const taughtEnd = `(?:\s*$|\s*[,.;!?)]|\s+(?i:and|but|at|in|to|for|online|part-time|full-time|now|these)\b)`
+
+// teachesSubject reports whether the words after "teach" name a subject:
+// not whom ("kids"), not a pronoun ("teaches me"), and no more than two
+// words.
+func teachesSubject(s string) bool {
+	words := strings.Fields(strings.ToLower(s))
+	if len(words) == 0 || isPronoun(words[0]) || teachWhom[words[0]] || danglingWords[words[0]] || adverbs[words[0]] {
+		return false
+	}
+	for _, w := range words {
+		if w == "me" || w == "us" || w == "you" || w == "him" || w == "her" || w == "them" {
+			return false
+		}
+	}
+	return true
 }
 
 // teacherTitle is the title of someone who teaches subject: "chemistry

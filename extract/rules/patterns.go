@@ -51,8 +51,13 @@ var (
 var statements = []statement{
 	{re: regexp.MustCompile(`(?i)\bmy name is\s+(.+)`), predicate: "name", verb: "is named", confidence: 0.9, literal: true},
 	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+(\d{1,3})\s+years?\s+old`), predicate: "age", verb: "is years old:", confidence: 0.9},
-	{re: regexp.MustCompile(subj + `(?:live|living|lives)\s+in\s+(.+)`), predicate: "lives_in", verb: "lives in", objectType: "place", confidence: 0.85},
+	{re: regexp.MustCompile(subj + `(?:live|living|lives)\s+(?:still\s+|now\s+|currently\s+)?in\s+(.+)`), predicate: "lives_in", verb: "lives in", objectType: "place", confidence: 0.85},
 	{re: regexp.MustCompile(subj + `(?:moved|moving|relocated|relocating)\s+(?:back\s+)?to\s+(.+)`), predicate: "lives_in", verb: "moved to", objectType: "place", event: true, confidence: 0.8},
+	// "we ended up moving to York", "I'm in Marseille these days": a move
+	// that is done, a home said to hold now ("I'm in London now" may be a
+	// trip, "I'm in Marketing now" a department).
+	{re: regexp.MustCompile(subj + `(?:ended|end)\s+up\s+(?:moving|relocating|living)\s+(?:back\s+)?(?:to|in)\s+(?-i:(\p{Lu}.+))`), predicate: "lives_in", verb: "moved to", objectType: "place", event: true, confidence: 0.8},
+	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm|we are|we're)\s+(?:now\s+)?(?:living\s+)?in\s+(?-i:(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?))\s+(?:these\s+days|nowadays)\b`), predicate: "lives_in", verb: "lives in", objectType: "place", confidence: 0.75},
 	// "I'm based in Leeds", "I'm a 34 year old architect living in Lisbon":
 	// where the speaker lives, said after who they are.
 	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm|we are|we're)\s+(?:currently\s+|now\s+)?based\s+in\s+(?-i:(\p{Lu}.+))`), predicate: "lives_in", verb: "lives in", objectType: "place", confidence: 0.8},

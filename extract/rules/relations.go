@@ -51,7 +51,9 @@ var (
 	// The subject that opens a clause: "I", "we", "my brother Jake", "Jake".
 	clauseSubjectRe = regexp.MustCompile(`^(?:(?i:(i|we)\b)|(?i:my|our)\s+` + roleAdj + `(?i:` + roleAlt + `)\s+` + nameRe + `|` + nameRe + `)`)
 	// third-person relations between names: "Emma lives in Boston".
-	thirdLivesRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:lives|lived|moved|is living|has moved|is moving|is relocating)\s+(?:back\s+)?(?:in|to)\s+` + placeAlt)
+	thirdLivesRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:lives|lived|moved|is living|has moved|is moving|is relocating|relocated|has relocated)\s+(?:back\s+)?(?:in|to)\s+` + placeAlt)
+	// "Yaw and Nana have relocated to Manchester": two people's home.
+	pairMovedRe = regexp.MustCompile(`\b` + nameRe + `\s+and\s+` + nameRe + `\s+(?:(?:have|just|recently|finally|both|now)\s+)*(?:moved|relocated|live|are\s+living)\s+(?:back\s+)?(?:in|to)\s+` + placeAlt)
 	// "Kenji is visiting us from Sapporo", "Chioma is flying in from
 	// Accra", "Tomás calls me from Córdoba": where a visitor or a caller
 	// is from is where they live.
@@ -98,6 +100,27 @@ var newPartnerNameRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m|im|i've|i�
 // thirdEngagedRe is a named person's engagement or marriage: "Tariq just
 // got engaged to Hana", "Ana is married to Jun", "Leo married Sofia".
 var thirdEngagedRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:(?:just|finally|recently|has|have|is|got|are)\s+)*(engaged\s+to|married\s+to|married)\s+` + nameRe)
+
+// myDatingRe is the speaker dating someone named: "I'm dating Tom", "I've
+// been seeing Ben for a year", "I'm seeing a guy called Ben now". What
+// follows the name is kept: "seeing" is dating only when nothing dates it
+// as a meeting ("I'm seeing Tom tomorrow"; seeingPartnerRe).
+var myDatingRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m|im|i\s+have\s+been|i've\s+been|i’ve\s+been|ive\s+been|i\s+(?:have\s+|'ve\s+)?started)\s+(?:(?:been|just|finally|now|also|officially|still|kind\s+of|kinda)\s+)*(dating|seeing|going\s+out\s+with)\s+(?:(?:a|this)\s+(?:guy|girl|man|woman|lad|bloke|boy|lady)\s+(?:called|named)\s+)?)` + nameRe + `([^.!?;]{0,20})`)
+
+// seeingPartnerRe is what may follow "seeing <name>" when it means dating:
+// nothing, "now", "again", "since …" or "for" a span of time.
+var seeingPartnerRe = regexp.MustCompile(`^(?i:\s*$|\s*[,)]|\s+(?:now|again|since)\b|\s+for\s+(?:a\s+(?:while|bit|year|month|few)|about|almost|over|\d+|two|three|four|five|six|several|some)\b)`)
+
+// titledName reports whether a name opens with a title ("Dr. Patel"): a
+// professional seen, not a partner.
+func titledName(name string) bool {
+	first, _, _ := strings.Cut(name, " ")
+	switch strings.TrimSuffix(strings.ToLower(first), ".") {
+	case "dr", "mr", "mrs", "ms", "prof":
+		return true
+	}
+	return false
+}
 
 // newPartnerCommaRe names the new partner after a comma: "I'm dating
 // someone new, mira, she's a nurse".
@@ -163,6 +186,11 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 	for _, m := range datingRe.FindAllStringSubmatch(sentence, -1) {
 		if !isStopName(m[1]) && !isPronoun(m[1]) {
 			facts = append(facts, dating(subject, subjectType, c.entity(m[1], "person"), ref))
+		}
+	}
+	for _, m := range myDatingRe.FindAllStringSubmatch(sentence, -1) {
+		if name := m[2]; !isStopName(name) && !isPronoun(name) && !titledName(name) && (!strings.EqualFold(m[1], "seeing") || seeingPartnerRe.MatchString(m[3])) {
+			facts = append(facts, dating(subject, subjectType, c.entity(name, "person"), ref))
 		}
 	}
 	for _, m := range myRoleRe.FindAllStringSubmatch(sentence, -1) {
@@ -268,6 +296,12 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 	}
 	for _, m := range thirdLivesRe.FindAllStringSubmatch(sentence, -1) {
 		third(m, "lives_in", "lives in", "place")
+	}
+	for _, m := range pairMovedRe.FindAllStringSubmatch(sentence, -1) {
+		if !isTemporalWord(lore.NormalizeName(m[3])) {
+			third([]string{m[0], m[1], m[3]}, "lives_in", "lives in", "place")
+			third([]string{m[0], m[2], m[3]}, "lives_in", "lives in", "place")
+		}
 	}
 	for _, m := range thirdAndMovedRe.FindAllStringSubmatch(sentence, -1) {
 		if !isTemporalWord(lore.NormalizeName(m[2])) {

@@ -455,7 +455,12 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 				jobs = append(jobs, f)
 				continue
 			}
-			said[f.Subject] = true
+			// What ended is no news of what holds now: "Tomás dropped
+			// engineering and is now studying to be a chef" stays a
+			// statement about him.
+			if f.InvalidAt == nil {
+				said[f.Subject] = true
+			}
 			add(f)
 		}
 		if !about && insteadRe.MatchString(strings.TrimSpace(s)) {
@@ -494,6 +499,9 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 				add(f)
 			}
 			for _, f := range c.personalFacts(subject, speakerType, clause, ref) {
+				add(f)
+			}
+			for _, f := range c.activityFacts(subject, speakerType, clause, ref) {
 				add(f)
 			}
 			var clauseSpans []temporal.Span

@@ -98,7 +98,8 @@ func informative(s string) bool {
 		return false
 	}
 	words := lowerWords(s)
-	if len(words) < 3 {
+	// "I'm vegan.", "I'm 29.": counted with the contraction expanded.
+	if len(lowerWords(expandContractions(s))) < 3 {
 		return false
 	}
 	if n := pleasantries.prefix(words); n > 0 && (!hasFirstPerson(words[n:]) || len(words) <= 5) {

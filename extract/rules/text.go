@@ -252,7 +252,7 @@ var danglingWords = map[string]bool{
 	"by": true, "with": true, "from": true, "like": true, "as": true, "and": true, "or": true, "but": true,
 	"about": true, "into": true, "than": true, "that": true, "this": true, "my": true, "your": true, "his": true,
 	"her": true, "their": true, "our": true, "its": true, "some": true, "which": true, "who": true, "so": true,
-	"because": true, "while": true, "when": true, "if": true,
+	"because": true, "while": true, "when": true, "if": true, "every": true, "each": true,
 }
 
 // stopNames are capitalized words that are not names: sentence openers,
