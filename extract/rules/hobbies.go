@@ -19,7 +19,7 @@ var (
 	ingNouns      = listSet(readList("ing_nouns.txt"))
 	// An activity: a listed name ("yoga", "tai chi"), or a gerund with at
 	// most one word before it ("running", "Nordic walking").
-	activityAlt = `(` + alternationList(activityWords) + `|(?:[\p{L}-]+\s+)?[\p{L}-]{3,}ing)\b`
+	activityAlt = `(` + alternation(listSet(activityWords)) + `|(?:[\p{L}-]+\s+)?[\p{L}-]{3,}ing)\b`
 	// "I go bouldering", "I do yoga", "we've been doing pilates".
 	doActivityRe = regexp.MustCompile(`(?i)\b(?:i|we)\s+(?:(?:also|still|now|usually|mostly|regularly|often|sometimes|really|mainly|currently|actually)\s+)*(?:go|do|practi[cs]e|(?:have|'ve|am|'m|are|'re)\s+(?:(?:also|still|now|been)\s+)*doing)\s+` + activityAlt)
 	// "I took up pottery", "I've taken up Nordic walking", "I got into
@@ -27,20 +27,11 @@ var (
 	tookUpRe    = regexp.MustCompile(`(?i)\b(?:(?:i|we)\s+(?:(?:have|'ve|had|just|recently|finally|also|now)\s+)*(?:took|taken|take|picked|pick|started)\s+up|(?:i|we)\s+(?:(?:have|'ve|just|recently|also|really)\s+)*(?:got|gotten|am|'m)\s+(?:really\s+)?into|(?:got|gets|getting)\s+(?:me|us)\s+into)\s+(?:(?:a\s+bit\s+of|some)\s+)?` + activityAlt)
 	instruments = readList("instruments.txt")
 	// "I'm on bass", "my flatmate Euan is on drums": a band member's part.
-	myInstrumentRe    = regexp.MustCompile(`(?i)\b(?:i\s+am|i'm|i’m|im)\s+(?:(?:now|still|also|mostly)\s+)?on\s+(` + alternationList(instruments) + `)\b`)
-	theirInstrumentRe = regexp.MustCompile(nameRe + `\s+(?:is|'s|’s)\s+(?:(?:now|still|also)\s+)?on\s+(?i:(` + alternationList(instruments) + `))\b`)
+	myInstrumentRe    = regexp.MustCompile(`(?i)\b(?:i\s+am|i'm|i’m|im)\s+(?:(?:now|still|also|mostly)\s+)?on\s+(` + alternation(listSet(instruments)) + `)\b`)
+	theirInstrumentRe = regexp.MustCompile(nameRe + `\s+(?:is|'s|’s)\s+(?:(?:now|still|also)\s+)?on\s+(?i:(` + alternation(listSet(instruments)) + `))\b`)
 	// "my only exercise is swimming", "my hobby is chess".
 	myActivityRe = regexp.MustCompile(`(?i)\bmy\s+(?:only\s+|main\s+|favou?rite\s+|new\s+)?(?:exercise|sport|hobby|workout)\s+(?:is|are|these\s+days\s+is)\s+(?:now\s+)?` + activityAlt)
 )
-
-// alternationList is a regexp alternation of words, longest first.
-func alternationList(words []string) string {
-	set := make(map[string]bool, len(words))
-	for _, w := range words {
-		set[w] = true
-	}
-	return alternation(set)
-}
 
 // activityFacts reads the sports and pastimes the speaker does in one
 // clause.

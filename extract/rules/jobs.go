@@ -558,12 +558,7 @@ func teachesSubject(s string) bool {
 	if len(words) == 0 || isPronoun(words[0]) || teachWhom[words[0]] || danglingWords[words[0]] || adverbs[words[0]] {
 		return false
 	}
-	for _, w := range words {
-		if w == "me" || w == "us" || w == "you" || w == "him" || w == "her" || w == "them" {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(words, isPronoun)
 }
 
 // teacherTitle is the title of someone who teaches subject: "chemistry
