@@ -41,8 +41,9 @@ var (
 	// Said without "my" only at the start of a sentence or list item
 	// ("Sam's last day at Trellis" is Sam's).
 	lastDayRe = regexp.MustCompile(`(?:^\s*(?:[-*•]\s*|\d+[.)]\s*)?|(?i:\b(?:my|our)\s+))(?i:last\s+(?:day|shift|week)\s+(?:at|with)\s+)(.+?)(?i:\s+(?:was|is|will\s+be)\b)`)
-	// "moved from Ottawa to Toronto", "switched from VS Code to Neovim"
-	fromToRe = regexp.MustCompile(endSubj + `(?i:(moved|relocated|switched|changed|went|upgraded))\s+(?:back\s+)?(?i:from)\s+(.+?)\s+(?i:to)\s+(.+)`)
+	// "moved from Ottawa to Toronto", "switched from VS Code to Neovim",
+	// "we moved out of Madrid to Alcalá"
+	fromToRe = regexp.MustCompile(endSubj + `(?i:(moved|relocated|switched|changed|went|upgraded))\s+(?:back\s+)?(?i:from|out\s+of|away\s+from)\s+(.+?)\s+(?i:to)\s+(.+)`)
 	// "traded in the Volvo for a Kia EV6", "swapped my Civic for a
 	// Corolla", "replaced my Vim with VS Code": the old thing for the new.
 	tradeRe = regexp.MustCompile(endSubj + `(?i:(?:traded|swapped|exchanged)\s+(?:in\s+)?(.+?)\s+for|replaced\s+(.+?)\s+(?:with|w/?))\s+(.+)`)
@@ -324,8 +325,10 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 			g := firstWord(lower)
 			if !strings.HasSuffix(g, "ing") {
 				// "I stopped golf": the activity the speaker was said
-				// to play or do.
-				for _, p := range []string{"plays", "does"} {
+				// to play or do; "I have stopped the Italian course":
+				// what they study.
+				g = firstWord(stripDeterminer(lower))
+				for _, p := range []string{"plays", "does", "major"} {
 					if held, ok := c.prior(subject, p, g); ok && g != "" {
 						out = append(out, ended(subject, subjectType, p, p, held, false, "", ref))
 						break
@@ -378,8 +381,9 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 				// "Sold the Civic" also ends driving the 2012 Honda Civic.
 				if car, ok := c.prior(subject, "drives", obj); ok {
 					out = append(out, ended(subject, subjectType, "drives", "drives", car, false, "", ref))
-				} else if kindOf(obj) == "car" || strings.EqualFold(obj, "car") {
-					out = append(out, ended(subject, subjectType, "drives", "drives", c.priorObject(subject, "drives", ""), false, "", ref))
+				} else if car := c.priorObject(subject, "drives", ""); car != "" && (kindOf(obj) == "car" || strings.EqualFold(obj, "car")) {
+					// Without a stored car there is nothing to end.
+					out = append(out, ended(subject, subjectType, "drives", "drives", car, false, "", ref))
 				} else if m := phoneOnlyRe.FindStringSubmatch(obj); m != nil {
 					phone := c.priorObject(subject, "uses_phone", strings.TrimSpace(m[1]))
 					out = append(out, ended(subject, subjectType, "uses_phone", "uses the phone", phone, false, "", ref))

@@ -12,11 +12,11 @@ import (
 var (
 	// "I'm a backend dev at Hollis Analytics", "I'm now a senior data
 	// analyst", "I'm 64, a signal technician at Transnet"
-	myJobRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m|i\s+have\s+been|i've\s+been)\s+(?:\d{1,3}(?:\s+years?\s+old)?,\s+)?(?:now\s+|currently\s+|still\s+|also\s+)?(?:a|an)\s+)([^,;!?()]+)`)
+	myJobRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m|i\s+have\s+been|i've\s+been)\s+(?:\d{1,3}(?:\s+years?\s+old)?,\s+)?(?:(?:now|currently|still|also|literally|actually|basically|officially|really|just)\s+)*(?:a|an)\s+)([^,;!?()]+)`)
 	// "I am chef in hotel restaurant", "she is dental hygienist": a title
 	// said without an article, read only when it is a bare occupation
 	// (bareTitle).
-	myBareJobRe    = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m)\s+(?:now\s+|currently\s+|still\s+|also\s+)?)([^,;!?()]+)`)
+	myBareJobRe    = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m)\s+(?:(?:now|currently|still|also|literally|actually|basically|officially)\s+)*)([^,;!?()]+)`)
 	theirBareJobRe = regexp.MustCompile(nameRe + `(?:\s+is|'s|’s)\s+(?:now\s+|also\s+|still\s+)?(\p{Ll}[^,;!?()]*)`)
 	// "Joining Parcelwala (logistics startup) as a product analyst",
 	// "I joined Mavuno Seeds as field agronomist", "starting at Ridge
@@ -29,13 +29,17 @@ var (
 	// biology at the University of Tromsø": a title (and employer) that
 	// ended.
 	myRetiredAsRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:have\s+|had\s+|just\s+|finally\s+|recently\s+)*(?:retired|stepped\s+down)\b[^.;!?]*?\bas\s+(?:a\s+|an\s+|the\s+)?)([^,;!?()]+)`)
+	// "I was a teacher of mathematics for 38 years", "I worked as a welder
+	// until 2019": a title held for a span that is over.
+	myPastJobRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:was|were|worked\s+as)\s+(?:a|an)\s+)([^,;!?()]+?)\s+(?i:for\s+(?:over\s+|almost\s+|nearly\s+|about\s+)?(?:\d+|[a-z]+(?:-[a-z]+)?)\s+years|until\s|till\s|before\s+(?:i|we)\s+retired|all\s+my\s+(?:working\s+)?life)`)
 	// "I work at Shopify as a backend engineer": the title (works_at comes
 	// from the first-person patterns)
 	myWorkAsRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:still\s+|now\s+|currently\s+)?(?:am\s+)?work(?:s|ing)?\s+(?:at|for)\s+)[^,;!?()]+?(?i:\s+as\s+(?:a|an)\s+)([^,;!?()]+)`)
 	// "I am Haruto Nakamura, 52 years old, procurement manager of Kansai
 	// Precision Parts", "I'm Linh, 27, marketing executive at a cosmetics
-	// company": a title after the speaker's name (and age).
-	myIntroJobRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m)\s+)\p{Lu}\p{L}+(?:\s+\p{Lu}\p{L}+)?,\s+(?:\d{1,3}(?i:\s+years?\s+old)?,\s+)?(?i:(?:a|an)\s+)?([^,;!?()]+)`)
+	// company", "im aiko, 1st year pharmacy student": a title after the
+	// speaker's name (and age).
+	myIntroJobRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m|im)\s+)(?:\p{Lu}\p{L}+(?:\s+\p{Lu}\p{L}+)?|\p{Ll}+),\s+(?:\d{1,3}(?i:\s+years?\s+old)?,\s+)?(?i:(?:a|an)\s+)?([^,;!?()]+)`)
 	// "I work night shifts as a paramedic", "I'm freelancing as a
 	// bookkeeper": a title after a few words of how.
 	myWorkAsTitleRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:am\s+|are\s+)?(?:still\s+|now\s+|currently\s+|only\s+|mostly\s+)?(?:work(?:s|ing)?|freelanc(?:e|es|ing))\s+(?:\p{Ll}[\p{Ll}-]*\s+){0,3}?as\s+(?:a|an)\s+)([^,;!?()]+)`)
@@ -59,7 +63,7 @@ var (
 	// "my nephew Oliver, who is an architect", "Luca (he's a sound
 	// engineer)", "Emil, who works as an apprentice electrician": a job
 	// said of a named person in passing.
-	theirAsideJobRe = regexp.MustCompile(nameRe + `(?:,\s+who(?:\s+is|'s|’s|\s+works\s+as)|\s+\((?:he|she|they)(?:\s+is|\s+are|'s|’s|\s+works\s+as)|\s+\(|,\s+(?i:a|an)\s+)\s*(?:now\s+|also\s+|still\s+)?(?:(?i:a|an)\s+)?([^,;!?()]+)`)
+	theirAsideJobRe = regexp.MustCompile(nameRe + `(?:,\s+who(?:\s+is|'s|’s|\s+works\s+as)|\s+\((?:he|she|they)(?:\s+is|\s+are|'s|’s|\s+works\s+as)|\s+\(|,\s+(?i:a|an)\s+)\s*(?:now\s+|also\s+|still\s+)?(?:(?i:a|an|the)\s+)?([^,;!?()]+)`)
 	// "Dana is at Google now", "Dana's now at Google": an employer when
 	// "now" says it changed (without it, "Dana is at Costco" is an errand).
 	theirAtNowRe = regexp.MustCompile(nameRe + `(?:\s+is|'s|’s)\s+(now\s+|currently\s+)?at\s+` + orgAlt + `(\s+now\b|\s+these\s+days\b)?`)
@@ -340,6 +344,13 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 			if org = orgName(org); org != "" && startsUpper(org) {
 				out = append(out, ended(subject, subjectType, "works_at", "works at", c.entity(c.fullName(org), "organization"), true, "organization", ref))
 			}
+		}
+	}
+	if m := ownMatch(own, myPastJobRe, clause); m != nil {
+		if title := jobTitle(m[1]); title != "" {
+			f := ended(subject, subjectType, "works_as", "works as", strings.ToLower(title), false, "", ref)
+			f.Text = factText("%s was %s", subject, withArticle(title))
+			out = append(out, f)
 		}
 	}
 	if m := ownMatch(own, mySwitchedToRe, clause); m != nil {

@@ -51,8 +51,13 @@ var (
 var statements = []statement{
 	{re: regexp.MustCompile(`(?i)\bmy name is\s+(.+)`), predicate: "name", verb: "is named", confidence: 0.9, literal: true},
 	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+(\d{1,3})\s+years?\s+old`), predicate: "age", verb: "is years old:", confidence: 0.9},
-	{re: regexp.MustCompile(subj + `(?:live|living|lives)\s+(?:still\s+|now\s+|currently\s+)?in\s+(.+)`), predicate: "lives_in", verb: "lives in", objectType: "place", confidence: 0.85},
+	// "we live out in Fana", "I live over in Ballard": the adverb says
+	// nothing about where.
+	{re: regexp.MustCompile(subj + `(?:live|living|lives)\s+(?:still\s+|now\s+|currently\s+)?(?:(?:out|over|down|up)\s+)?in\s+(.+)`), predicate: "lives_in", verb: "lives in", objectType: "place", confidence: 0.85},
 	{re: regexp.MustCompile(subj + `(?:moved|moving|relocated|relocating)\s+(?:back\s+)?to\s+(.+)`), predicate: "lives_in", verb: "moved to", objectType: "place", event: true, confidence: 0.8},
+	// "Julien and I moved in together in Verdun", "I moved in with Sam in
+	// Leith": a home shared from then on.
+	{re: regexp.MustCompile(subj + `(?:moved|moving)\s+in\s+(?:together|with\s+\p{Lu}[\p{L}-]*)\s+(?:in|to)\s+(?-i:(\p{Lu}.+))`), predicate: "lives_in", verb: "moved to", objectType: "place", event: true, confidence: 0.8},
 	// "we ended up moving to York", "I'm in Marseille these days": a move
 	// that is done, a home said to hold now ("I'm in London now" may be a
 	// trip, "I'm in Marketing now" a department).

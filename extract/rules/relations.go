@@ -46,12 +46,15 @@ var (
 	isMyRoleRe = regexp.MustCompile(nameRe + `\s+(?i:is\s+(?:now\s+|officially\s+|also\s+|still\s+)?(?:my|our)\s+` + roleAdj + `(` + roleAlt + `))\b`)
 	// "Emma, my sister,"
 	appositiveRe = regexp.MustCompile(nameRe + `,\s+(?i:(?:my|our)\s+` + roleAdj + `(` + roleAlt + `))\b`)
+	// "Gribouille (the cat)", "Arjun jiju (Priya's husband)": a role said in
+	// brackets after the name, with at most one word (an honorific) between.
+	parenRoleRe = regexp.MustCompile(nameRe + `(?:\s+\p{Ll}+)?\s*\(\s*(?:(?i:(my|our|the))\s+|` + nameRe + `['’]s\s+)(?i:` + roleAdj + `(` + roleAlt + `))\s*\)`)
 	// Possessor chains: "Jake's daughter Lily", "Jake's daughter, Lily"
 	chainRe = regexp.MustCompile(nameRe + `['’]s\s+(?i:` + roleAdj + `(` + roleAlt + `)(?:,|\s+named|\s+called)?)\s+` + nameRe)
 	// The subject that opens a clause: "I", "we", "my brother Jake", "Jake".
 	clauseSubjectRe = regexp.MustCompile(`^(?:(?i:(i|we)\b)|(?i:my|our)\s+` + roleAdj + `(?i:` + roleAlt + `)\s+` + nameRe + `|` + nameRe + `)`)
 	// third-person relations between names: "Emma lives in Boston".
-	thirdLivesRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:lives|lived|moved|is living|has moved|is moving|is relocating|relocated|has relocated)\s+(?:back\s+)?(?:in|to)\s+` + placeAlt)
+	thirdLivesRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:lives|lived|moved|is living|has moved|is moving|is relocating|relocated|has relocated|shifted|has shifted)\s+(?:back\s+)?(?:in|to)\s+` + placeAlt)
 	// "Yaw and Nana have relocated to Manchester": two people's home.
 	pairMovedRe = regexp.MustCompile(`\b` + nameRe + `\s+and\s+` + nameRe + `\s+(?:(?:have|just|recently|finally|both|now)\s+)*(?:moved|relocated|live|are\s+living)\s+(?:back\s+)?(?:in|to)\s+` + placeAlt)
 	// "Kenji is visiting us from Sapporo", "Chioma is flying in from
@@ -139,6 +142,36 @@ func (c *collector) newPartner(subject, subjectType, text string, ref time.Time)
 	return &f
 }
 
+// clauseVerbRe is a verb right after a name: the name opens a clause.
+var clauseVerbRe = regexp.MustCompile(`^\s+(?:was|is|were|are|has|had|will|would|did|does)\b`)
+
+// commaClause reports whether a role match said with a comma ("with her
+// husband, Chennai was only where she studied") has, after the comma, a
+// place or organisation opening a new clause rather than the role's name.
+func (c *collector) commaClause(sentence string, loc []int) bool {
+	nameStart, nameEnd := loc[len(loc)-2], loc[len(loc)-1]
+	if !strings.Contains(sentence[loc[0]:nameStart], ",") || !clauseVerbRe.MatchString(sentence[loc[1]:]) {
+		return false
+	}
+	name := sentence[nameStart:nameEnd]
+	t := c.typeOf(name)
+	return t == "place" || t == "organization" || c.placeNames[lore.NormalizeName(name)]
+}
+
+// placeMentionRe is a capitalised name after a preposition of place.
+var placeMentionRe = regexp.MustCompile(`\b(?:in|to|from|near)\s+(\p{Lu}[\p{L}-]+)`)
+
+// submatches are the strings of a FindStringSubmatchIndex match.
+func submatches(s string, loc []int) []string {
+	out := make([]string, len(loc)/2)
+	for i := range out {
+		if loc[2*i] >= 0 {
+			out[i] = s[loc[2*i]:loc[2*i+1]]
+		}
+	}
+	return out
+}
+
 func dating(subject, subjectType, name string, ref time.Time) lore.ExtractedFact {
 	return lore.ExtractedFact{
 		Subject: subject, SubjectType: subjectType, Predicate: "dates",
@@ -193,8 +226,11 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 			facts = append(facts, dating(subject, subjectType, c.entity(name, "person"), ref))
 		}
 	}
-	for _, m := range myRoleRe.FindAllStringSubmatch(sentence, -1) {
-		add(c.relationFact(subject, subjectType, m[2], m[3], ref))
+	for _, loc := range myRoleRe.FindAllStringSubmatchIndex(sentence, -1) {
+		if c.commaClause(sentence, loc) {
+			continue
+		}
+		add(c.relationFact(subject, subjectType, sentence[loc[4]:loc[5]], sentence[loc[6]:loc[7]], ref))
 	}
 	for _, f := range c.pluralRelations(subject, subjectType, sentence, ref) {
 		add(&f)
@@ -255,12 +291,23 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 	for _, m := range newHolderAfterRe.FindAllStringSubmatch(sentence, -1) {
 		newHolder(m[2], m[1])
 	}
-	for _, m := range chainRe.FindAllStringSubmatch(sentence, -1) {
-		if isStopName(m[1]) || isPronoun(m[1]) {
+	for _, loc := range chainRe.FindAllStringSubmatchIndex(sentence, -1) {
+		m := submatches(sentence, loc)
+		if isStopName(m[1]) || isPronoun(m[1]) || c.commaClause(sentence, loc) {
 			continue
 		}
 		owner := c.entity(dropOpener(m[1]), "person")
 		add(c.relationFact(owner, "person", m[2], m[3], ref))
+	}
+	for _, m := range parenRoleRe.FindAllStringSubmatch(sentence, -1) {
+		name, det, owner, role := dropOpener(m[1]), strings.ToLower(m[2]), m[3], m[4]
+		switch {
+		case owner != "" && !isStopName(owner) && !isPronoun(owner):
+			add(c.relationFact(c.entity(dropOpener(owner), "person"), "person", role, name, ref))
+		case det == "my" || det == "our" || det == "the" && petRoles[canonicalRole(role)]:
+			// "the cat" is the speaker's own; "the plumber" is no relation.
+			add(c.relationFact(subject, subjectType, role, name, ref))
+		}
 	}
 	named := append(namedRoleRe.FindAllStringSubmatchIndex(sentence, -1), namedPetRe.FindAllStringSubmatchIndex(sentence, -1)...)
 	for _, m := range named {

@@ -55,6 +55,7 @@ func (x *Extractor) Extract(ctx context.Context, req lore.ExtractRequest) (*lore
 	out.pets = map[string]lastPet{}
 	out.lowerNames = map[string]bool{}
 	out.genders = map[string]byte{}
+	out.placeNames = map[string]bool{}
 	for _, e := range req.Entities {
 		out.known = append(out.known, e.Name)
 		out.knownType[lore.NormalizeName(e.Name)] = e.Type
@@ -154,6 +155,9 @@ type collector struct {
 	lowerNames map[string]bool
 	// genders are what the pronouns said of people so far ("he" of Euan).
 	genders map[string]byte
+	// placeNames are the names said after "in", "to" or "from" so far
+	// ("in Chennai"), which a role's comma does not make a person.
+	placeNames map[string]bool
 	// candFacts are the request's current facts, for what "sold the
 	// Civic" or "switched from mechanical" ends.
 	candFacts []*lore.Fact
@@ -334,6 +338,9 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 	}
 	subject := c.entity(speaker, speakerType)
 	c.msgs[subject]++
+	for _, m := range placeMentionRe.FindAllStringSubmatch(ep.Content, -1) {
+		c.placeNames[lore.NormalizeName(m[1])] = true
+	}
 	if isChinese(ep.Content) {
 		c.zhEpisode(ep, subject, speakerType, ref) // zh.go
 		return

@@ -1,0 +1,33 @@
+package rules
+
+import (
+	"testing"
+	"time"
+)
+
+// TestPassingMentions covers facts said in passing by non-native and
+// casual writers: moves said with "out of" or "moved in together", homes
+// with "live out in", roles in brackets, titles with an adverb or after a
+// lower-case name, past titles, a course stopped, and a comma that opens a
+// new clause after a role.
+func TestPassingMentions(t *testing.T) {
+	at := time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC)
+	runTripleCases(t, at, []tripleCase{
+		{name: "moved out of", text: "Big changes. We moved out of Madrid to Alcala de Henares, rent is cheaper.", want: []triple{{s: "user", p: "lives_in", o: "Madrid", ended: true}, {s: "user", p: "lives_in", o: "Alcala de Henares"}}},
+		{name: "moved in together", text: "Julien and I moved in together in Verdun, near the canal.", want: []triple{{s: "user", p: "lives_in", o: "Verdun"}}},
+		{name: "live out in", text: "We live out in Fana and the cat still hunts mice.", want: []triple{{s: "user", p: "lives_in", o: "Fana"}}},
+		{name: "shifted", text: "My sister Priya shifted to Bengaluru last year.", want: []triple{{s: "Priya", p: "lives_in", o: "Bengaluru"}}},
+		{name: "role in brackets", text: "Also Arjun jiju (Priya's husband) is organising.", want: []triple{{s: "Priya", p: "has_husband", o: "Arjun"}}},
+		{name: "pet in brackets", text: "Gribouille (the cat) will steal the parmesan.", want: []triple{{s: "user", p: "has_cat", o: "Gribouille"}}},
+		{name: "no role in brackets for the", text: "Bob (the plumber) came round.", never: []triple{{s: "user", p: "has_plumber", o: "Bob"}}},
+		{name: "title with adverb", text: "I'm literally a UX designer and I can't make a recipe card.", want: []triple{{s: "user", p: "works_as", o: "ux designer"}}},
+		{name: "lower-case intro", text: "hiii im aiko, 1st year pharmacy student in osaka!!", want: []triple{{s: "user", p: "major", o: "pharmacy"}}},
+		{name: "past title", text: "I was a teacher of mathematics for 38 years, so grammar I understand.", want: []triple{{s: "user", p: "works_as", o: "teacher of mathematics", ended: true}}},
+		{name: "past title until", text: "I worked as a welder until 2019.", want: []triple{{s: "user", p: "works_as", o: "welder", ended: true}}},
+		{name: "no past title", text: "I was a kid for 10 years.", never: []triple{{s: "user", p: "works_as", o: "kid", ended: true}}},
+		{name: "course stopped", text: "I have started an Italian course at Folkeuniversitetet. || I have stopped the Italian course, it went too fast.", want: []triple{{s: "user", p: "major", o: "italian", ended: true}}},
+		{name: "comma opens a clause", text: "My sister Priya's baby shower is in Chennai. || Not Chennai, sorry. She shifted to Bengaluru with her husband, Chennai was only where she studied.", never: []triple{{s: "Priya", p: "has_husband", o: "Chennai"}}},
+		{name: "comma names the role", text: "My sister, Ana is a nurse.", want: []triple{{s: "user", p: "has_sister", o: "Ana"}}},
+		{name: "sold car without a stored car", text: "I sold the car.", never: []triple{{s: "user", p: "drives", o: "", ended: true}}},
+	})
+}
