@@ -43,7 +43,7 @@ var (
 	// A subject pronoun opening a clause: sentence start, after a comma
 	// or dash ("Hanne thinks I'm strict — she's a therapist"), or
 	// after a conjunction.
-	subjPronounRe = regexp.MustCompile(`(?i)(^|[,;:—–]\s*|\s-\s+|\b(?:and|but|so|because|since|though|cause|cuz|guess|think|know|hope|says|said|mean)\s+)(she|he)(['’]s|\b)`)
+	subjPronounRe = regexp.MustCompile(`(?i)(^|[,;:—–]\s*|\s-\s+|\b(?:and|but|so|because|since|though|cause|cuz|guess|think|know|hope|says|said|mean|where)\s+)(she|he)(['’]s|\b)`)
 	// "her husband", "his older sister"
 	// "my sister's boyfriend Tom": a person named through an unnamed
 	// relative, who has no graph node but is a "he" for what follows.
@@ -283,9 +283,12 @@ func (c *collector) noteAntecedents(s, speaker string) {
 	}
 	for _, m := range myBareRoleRe.FindAllStringSubmatchIndex(s, -1) {
 		rest := strings.TrimLeft(s[m[1]:], " ,")
-		if startsUpper(rest) || strings.HasPrefix(rest, "'") || strings.HasPrefix(rest, "’") {
-			continue // a name follows, or a possessive: taken above
+		if startsUpper(rest) {
+			continue // a name follows: taken above
 		}
+		// "my mother's 70th birthday" names her too; a relative of hers
+		// named after it ("my sister's husband Tom") comes later and is
+		// the nearer antecedent.
 		role := strings.ToLower(s[m[4]:m[5]])
 		if before := strings.ToLower(s[:m[0]]); predicativeRe.MatchString(before) {
 			continue // "Felix isn't my roommate": Felix, named already

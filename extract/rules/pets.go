@@ -125,6 +125,9 @@ var (
 	// "Duke, my black lab", "Hana, a shiba inu", "Rosie is a beagle", "Bear
 	// is my boxer"
 	nameBreedRe = regexp.MustCompile(nameRe + `(?:,|\s+is)\s+(?i:(my|our|a|an|his|her|their)\s+` + breedAlt + `)\b`)
+	// "Bamse, old elkhound.": a breed said after a name with nothing
+	// after it, whose owner is who already has that pet.
+	bareBreedRe = regexp.MustCompile(nameRe + `,\s+(?i:` + breedAlt + `)\s*(?:[.;!?]|$)`)
 	// "my beagle Rosie", "that beagle Rosie"
 	breedNameRe = regexp.MustCompile(`(?i:\b(my|our|a|an|that|the|his|her|their)\s+` + breedAlt + `)\s+` + nameRe)
 	// "our dog Hana, a shiba inu": a breed after a pet named by role.
@@ -181,6 +184,9 @@ func (c *collector) breedFacts(subject, subjectType, sentence string, ref time.T
 	}
 	for _, m := range nameBreedRe.FindAllStringSubmatch(sentence, -1) {
 		add(m[1], m[2], m[3])
+	}
+	for _, m := range bareBreedRe.FindAllStringSubmatch(sentence, -1) {
+		add(m[1], "", m[2])
 	}
 	for _, m := range breedNameRe.FindAllStringSubmatch(sentence, -1) {
 		add(m[3], m[1], m[2])

@@ -99,7 +99,7 @@ func (c *collector) nameRoles() {
 		f := &c.ex.Facts[i]
 		role := roles[f.Subject]
 		// "user's dad lives in Cardiff": the name is the role already.
-		if role == "" || role == f.Subject || !(rolePrefixed[f.Predicate] || f.Predicate == "statement") || !strings.HasPrefix(f.Text, f.Subject+" ") {
+		if role == "" || strings.HasPrefix(f.Subject, role) || !(rolePrefixed[f.Predicate] || f.Predicate == "statement") || !strings.HasPrefix(f.Text, f.Subject+" ") {
 			continue
 		}
 		f.Text = role + " " + f.Text

@@ -31,3 +31,20 @@ func TestPassingMentions(t *testing.T) {
 		{name: "sold car without a stored car", text: "I sold the car.", never: []triple{{s: "user", p: "drives", o: "", ended: true}}},
 	})
 }
+
+// TestGroupsHomesAndBreeds covers homes of groups named by a plural role,
+// a home in a relative clause (with "she" meaning a role named in a
+// possessive), and breeds beyond the first list.
+func TestGroupsHomesAndBreeds(t *testing.T) {
+	at := time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC)
+	runTripleCases(t, at, []tripleCase{
+		{name: "parents live", text: "My parents live in Nagpur.", want: []triple{{s: "user", p: "has_parent", o: "user's parents"}, {s: "user's parents", p: "lives_in", o: "Nagpur"}}},
+		{name: "parents, they are in", text: "my parents 30th anniversary is coming, they are in Nagpur.", want: []triple{{s: "user's parents", p: "lives_in", o: "Nagpur"}}},
+		{name: "kids in bed", text: "my kids are in bed already.", never: []triple{{s: "user's kids", p: "lives_in", o: "bed"}}},
+		{name: "where my sister lives", text: "The party is in Leeds, where my sister lives.", want: []triple{{s: "user's sister", p: "lives_in", o: "Leeds"}}},
+		{name: "where she lives", text: "I need help with a speech for my mother's 70th birthday. It will be held in Kumasi, where she lives.", want: []triple{{s: "user's mother", p: "lives_in", o: "Kumasi"}}},
+		{name: "breed", text: "Biscuit is our basset hound.", want: []triple{{s: "user", p: "has_dog", o: "Biscuit"}, {s: "Biscuit", p: "breed", o: "basset hound"}}},
+		{name: "bare breed", text: "Walk the dog after. Bamse, old elkhound.", want: []triple{{s: "Bamse", p: "breed", o: "old elkhound"}}},
+		{name: "no bare breed mid-sentence", text: "Max, lab results came back fine.", never: []triple{{s: "Max", p: "breed", o: "lab"}}},
+	})
+}

@@ -52,6 +52,13 @@ var (
 	// "I'm at my dad's in Cardiff every other weekend", "staying at my
 	// mum's place in Leeds"
 	atMyRoleRe = regexp.MustCompile(`(?i:\bat\s+(?:my|our)\s+` + roleAdj + `(` + roleAlt + `)(?:'s|’s|s)(?:\s+(?:place|house|flat|home))?)\s+(?i:in)\s+` + placeAlt)
+	// "my parents live in Nagpur", "my in-laws moved to Ghent", "my
+	// parents' anniversary is coming, they are in Nagpur": the home of a
+	// group the speaker names by a plural role.
+	myPluralLivesRe = regexp.MustCompile(`(?i:\b(?:my|our)\s+` + roleAdj + pluralRoleAlt + `)['’]?(?:\s+(?i:(?:both|just|finally|recently|also|now|still)\s+)*(?i:live|lived|have\s+moved|moved|are\s+living|are|['’]re)\s+(?i:(?:back|still|now|up|down|over|out)\s+)*(?i:in|to)\s+|[^.;!?]{0,60}?,\s+(?i:they)\s+(?i:live|are|are\s+living|['’]re|moved)\s+(?i:in|to)\s+)` + placeAlt)
+	// "it will be held in Kumasi, where my mother lives": a home said in a
+	// relative clause after the place.
+	whereRoleLivesRe = regexp.MustCompile(`(?i:\bin\s+)` + placeAlt + `,?\s+(?i:where\s+)` + myRoleSubj + `\s+(?i:(?:still\s+|now\s+)?(?:lives|has\s+lived|is\s+living|has\s+been\s+living))\b`)
 	// "Priya is from Chennai", "Kofi comes from Kumasi originally"
 	thirdComesFromRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:is|'s|’s|comes|came)\s+(?i:originally\s+)?from\s+` + placeAlt)
 )
@@ -86,6 +93,20 @@ func (c *collector) unnamedFacts(subject, subjectType, sentence string, ref time
 		if who, intro := c.roleHolder(subject, subjectType, m[1], ref); who != "" && !isTemporalWord(lore.NormalizeName(m[2])) {
 			out = append(append(out, intro...), c.placeFact(who, "lives_in", "lives in", m[2], ref))
 		}
+	}
+	for _, m := range whereRoleLivesRe.FindAllStringSubmatch(sentence, -1) {
+		if who, intro := c.roleHolder(subject, subjectType, m[2], ref); who != "" && !isTemporalWord(lore.NormalizeName(m[1])) {
+			out = append(append(out, intro...), c.placeFact(who, "lives_in", "lives in", m[1], ref))
+		}
+	}
+	for _, m := range myPluralLivesRe.FindAllStringSubmatch(sentence, -1) {
+		if isTemporalWord(lore.NormalizeName(m[2])) || unasserted(sentence, m[0]) {
+			continue
+		}
+		out = append(out, c.groupFacts(subject, subjectType, strings.ToLower(m[1]), ref)...)
+		who := c.entity(possessive(subject)+" "+strings.ToLower(m[1]), "person")
+		f := c.placeFact(who, "lives_in", "live in", m[2], ref)
+		out = append(out, f)
 	}
 	for _, m := range thirdComesFromRe.FindAllStringSubmatch(sentence, -1) {
 		if isStopName(m[1]) || isPronoun(m[1]) || c.typeOf(m[1]) == "place" || isTemporalWord(lore.NormalizeName(m[2])) || unasserted(sentence, m[0]) {
@@ -169,6 +190,22 @@ func (c *collector) roleSubjectFacts(p roleSubjectPatterns, subject, subjectType
 		})
 	})
 	return out
+}
+
+// groupFacts introduces the group the speaker names by a plural role ("user
+// has parents"), once, so that "my parents" reaches it through the graph.
+func (c *collector) groupFacts(subject, subjectType, plural string, ref time.Time) []lore.ExtractedFact {
+	pred := rolePredicate(canonicalRole(pluralRoles[plural]))
+	name := possessive(subject) + " " + plural
+	if _, ok := c.prior(subject, pred, name); ok {
+		return nil
+	}
+	who := c.entity(name, "person")
+	return []lore.ExtractedFact{{
+		Subject: subject, SubjectType: subjectType, Predicate: pred,
+		Object: who, ObjectIsEntity: true, ObjectType: "person",
+		Text: factText("%s has %s", subject, plural), ValidAt: timePtr(ref), Confidence: 0.7,
+	}}
 }
 
 // placeFact states that who lives in (comes from, …) a place.
