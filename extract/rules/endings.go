@@ -138,9 +138,18 @@ func (c *collector) endEmployer(subject, subjectType, org string, ref time.Time)
 	} else {
 		org = c.entity(name, "organization")
 	}
-	return append([]lore.ExtractedFact{ended(subject, subjectType, "works_at", "works at", org, true, "organization", ref)},
-		c.titlesAt(subject, subjectType, org, ref)...)
+	out := []lore.ExtractedFact{ended(subject, subjectType, "works_at", "works at", org, true, "organization", ref)}
+	if newEmployerRe.MatchString(c.said) {
+		// "got hired at Atelier Brume, left Studio Pivot": a move to
+		// another employer says nothing of the title; a new one, when
+		// said, replaces it.
+		return out
+	}
+	return append(out, c.titlesAt(subject, subjectType, org, ref)...)
 }
+
+// newEmployerRe is a new employer said beside an old one that was left.
+var newEmployerRe = regexp.MustCompile(`(?i)\b(?:got\s+hired|was\s+hired|hired\s+(?:at|by)|joined|joining|(?:started|starting)\s+at|new\s+job\s+(?:at|with))\b`)
 
 // stripDeterminer drops a leading article or possessive ("the Volvo",
 // "my old Civic" → "old Civic").

@@ -327,6 +327,13 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 				Subject: s, SubjectType: sType, Predicate: pred, Object: org, ObjectIsEntity: true, ObjectType: "organization",
 				Text: text, ValidAt: timePtr(ref), Confidence: 0.8,
 			})
+		} else if school := lowerAcronym(org); school != "" && strings.HasSuffix(strings.ToLower(title), "student") {
+			// "a 2nd year chem student at ntu": a school said as a
+			// lower-case acronym.
+			out = append(out, lore.ExtractedFact{
+				Subject: s, SubjectType: sType, Predicate: "studies_at", Object: school,
+				Text: factText("%s is %s at %s", s, withArticle(title), school), ValidAt: timePtr(ref), Confidence: 0.7,
+			})
 		} else if place := lowerWorkplace(said); place != "" {
 			// "agronomist with the county extension office": an employer
 			// said in lower case, kept as said.
@@ -614,6 +621,22 @@ func capitalRun(o string) string {
 		break
 	}
 	return strings.Join(words[:end], " ")
+}
+
+// lowerAcronym is a name written as a lower-case acronym ("ntu", "ucla"):
+// one word of two to five letters that is no English word, upper-cased; or
+// "".
+func lowerAcronym(w string) string {
+	w = strings.TrimSpace(w)
+	if n := len(w); n < 2 || n > 5 || englishWords[w] || studentQualifiers[w] || isTemporalWord(w) {
+		return ""
+	}
+	for _, r := range w {
+		if r < 'a' || r > 'z' {
+			return ""
+		}
+	}
+	return strings.ToUpper(w)
 }
 
 func withArticle(title string) string {

@@ -28,6 +28,11 @@ func TestPassingMentions(t *testing.T) {
 		{name: "course stopped", text: "I have started an Italian course at Folkeuniversitetet. || I have stopped the Italian course, it went too fast.", want: []triple{{s: "user", p: "major", o: "italian", ended: true}}},
 		{name: "comma opens a clause", text: "My sister Priya's baby shower is in Chennai. || Not Chennai, sorry. She shifted to Bengaluru with her husband, Chennai was only where she studied.", never: []triple{{s: "Priya", p: "has_husband", o: "Chennai"}}},
 		{name: "comma names the role", text: "My sister, Ana is a nurse.", want: []triple{{s: "user", p: "has_sister", o: "Ana"}}},
+		{name: "hired at", text: "big news: i got hired at Atelier Brume, started monday.", want: []triple{{s: "user", p: "works_at", o: "Atelier Brume"}}},
+		{name: "title kept on a move", text: "i'm a graphic designer at Studio Pivot. || big news: i got hired at Atelier Brume, left Studio Pivot.", want: []triple{{s: "user", p: "works_at", o: "Studio Pivot", ended: true}, {s: "user", p: "works_as", o: "graphic designer"}}},
+		{name: "title ends when only left", text: "I'm a nurse at Ridge Hospital. || I left Ridge Hospital last week.", want: []triple{{s: "user", p: "works_as", o: "nurse", ended: true}}},
+		{name: "school as a lower-case acronym", text: "i'm a 2nd year chem student at ntu and i have 4 exams", want: []triple{{s: "user", p: "studies_at", o: "NTU"}}},
+		{name: "no school from uni", text: "I'm a student at uni.", never: []triple{{s: "user", p: "studies_at", o: "UNI"}}},
 		{name: "sold car without a stored car", text: "I sold the car.", never: []triple{{s: "user", p: "drives", o: "", ended: true}}},
 	})
 }
