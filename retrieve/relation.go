@@ -182,7 +182,10 @@ func (p *Pipeline) relate(ctx context.Context, req Request, a analysis, linked [
 		if len(owners) == 0 || stepped == 0 {
 			continue
 		}
-		if stepped < len(c.Roles) {
+		// A chain ends short when a role word is left ("my daughter's
+		// teacher" with no teacher known); a last word that is no role
+		// ("my sister's husband's job") is what is asked.
+		if stepped < len(c.Roles) && knownRole(c.Roles[stepped]) {
 			out.complete = false
 		}
 		for _, e := range owners {

@@ -293,3 +293,18 @@ func TestSearchComposedRole(t *testing.T) {
 		t.Errorf("Paweł's job score details %v, want a relation score", d)
 	}
 }
+
+// TestSearchChainEndsInTopic: a chain whose last possessive names what is
+// asked, not a role ("my sister's husband's job"), resolves in full, so the
+// job fact is the answer.
+func TestSearchChainEndsInTopic(t *testing.T) {
+	f := newFamily(t)
+	resp := search(t, f.w.pipeline(), retrieve.Request{Scope: f.sc, Query: "What is my sister's husband's job?", Explain: true})
+	r := rank(resp.Results, "pastry chef")
+	if r == 0 {
+		t.Fatalf("Marco's job not found: %q", memories(resp.Results))
+	}
+	if d := resp.Results[r-1].ScoreDetails; d[retrieve.SignalAnswer] <= 0 {
+		t.Errorf("Marco's job score details %v, want an answer boost", d)
+	}
+}
