@@ -85,6 +85,8 @@ var statements = []statement{
 	// "I'm from Penang", "I'm originally from Kochi"; a capital, since "I'm
 	// from work" is no origin.
 	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm|we are|we're)\s+(?:originally\s+|actually\s+)?from\s+(?-i:(\p{Lu}.+))`), predicate: "comes_from", verb: "comes from", objectType: "place", confidence: 0.8},
+	// "I am Argentinian, from Rosario": a nationality, then the home town.
+	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm)\s+(?-i:\p{Lu}\p{L}+(?:an|ese|ish|i|ch|ic))\s*,\s+(?:originally\s+)?from\s+(?-i:(\p{Lu}.+))`), predicate: "comes_from", verb: "comes from", objectType: "place", confidence: 0.8},
 	{re: regexp.MustCompile(`(?i)\bi was born\s+(?:and raised\s+)?in\s+(.+)`), predicate: "born_in", verb: "was born in", objectType: "place", confidence: 0.85},
 	{re: regexp.MustCompile(subj + `(?:grew up|was raised)\s+in\s+(.+)`), predicate: "grew_up_in", verb: "grew up in", objectType: "place", confidence: 0.85},
 	{re: regexp.MustCompile(subj + `(?:study|studying|studied|enrolled)\s+(?:at|in)\s+([A-Z].+)`), predicate: "studies_at", verb: "studies at", objectType: "organization", confidence: 0.75},

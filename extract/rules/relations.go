@@ -55,6 +55,9 @@ var (
 	clauseSubjectRe = regexp.MustCompile(`^(?:(?i:(i|we)\b)|(?i:my|our)\s+` + roleAdj + `(?i:` + roleAlt + `)\s+` + nameRe + `|` + nameRe + `)`)
 	// third-person relations between names: "Emma lives in Boston".
 	thirdLivesRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:lives|lived|moved|is living|has moved|is moving|is relocating|relocated|has relocated|shifted|has shifted)\s+(?:back\s+)?(?:in|to)\s+` + placeAlt)
+	// "Tammy got a job offer in Denver and they moved up there in August":
+	// "there" is the place named before it in the sentence.
+	movedThereRe = regexp.MustCompile(`\b` + nameRe + `\s+[^.!?;]{0,80}?\b(?i:in|to)\s+` + placeAlt + `\b[^.!?;]{0,40}?\b(?i:(?:and\s+)?(?:they|she|he)\s+)?(?i:(?:have|has|just|finally|then)\s+)*(?i:moved|relocated)\s+(?i:(?:up|down|over|out|back)\s+)?(?i:there)\b`)
 	// "Yaw and Nana have relocated to Manchester": two people's home.
 	pairMovedRe = regexp.MustCompile(`\b` + nameRe + `\s+and\s+` + nameRe + `\s+(?:(?:have|just|recently|finally|both|now)\s+)*(?:moved|relocated|live|are\s+living)\s+(?:back\s+)?(?:in|to)\s+` + placeAlt)
 	// "Kenji is visiting us from Sapporo", "Chioma is flying in from
@@ -108,7 +111,14 @@ var thirdEngagedRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:(?:just|finally|r
 // been seeing Ben for a year", "I'm seeing a guy called Ben now". What
 // follows the name is kept: "seeing" is dating only when nothing dates it
 // as a meeting ("I'm seeing Tom tomorrow"; seeingPartnerRe).
-var myDatingRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m|im|i\s+have\s+been|i've\s+been|i’ve\s+been|ive\s+been|i\s+(?:have\s+|'ve\s+)?started)\s+(?:(?:been|just|finally|now|also|officially|still|kind\s+of|kinda)\s+)*(dating|seeing|going\s+out\s+with)\s+(?:(?:a|this)\s+(?:guy|girl|man|woman|lad|bloke|boy|lady)\s+(?:called|named)\s+)?)` + nameRe + `([^.!?;]{0,20})`)
+var myDatingRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m|im|i\s+have\s+been|i've\s+been|i’ve\s+been|ive\s+been|i\s+(?:have\s+|'ve\s+)?started)\s+(?:(?:been|just|finally|now|also|officially|still|kind\s+of|kinda)\s+)*(dating|seeing|going\s+out\s+with)\s+(?:` + partnerIntro + `)?)` + nameRe + `([^.!?;]{0,20})`)
+
+// partnerIntro is "a lad called", "this guy named" before a partner's name.
+const partnerIntro = `(?:a|this)\s+(?:guy|girl|man|woman|lad|bloke|boy|lady|fella|fellow|chap)\s+(?:called|named)\s+`
+
+// "Aoife is going out with a lad called Ravi now", "Tom's been seeing
+// Ana for a year": a named person's partner.
+var theirDatingRe = regexp.MustCompile(nameRe + `(?:\s+is|\s+has\s+been|'s|’s)\s+(?:(?:been|now|also|officially|still)\s+)*(?i:(dating|seeing|going\s+out\s+with)\s+(?:` + partnerIntro + `)?)` + nameRe + `([^.!?;]{0,20})`)
 
 // seeingPartnerRe is what may follow "seeing <name>" when it means dating:
 // nothing, "now", "again", "since …" or "for" a span of time.
@@ -219,6 +229,15 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 	for _, m := range datingRe.FindAllStringSubmatch(sentence, -1) {
 		if !isStopName(m[1]) && !isPronoun(m[1]) {
 			facts = append(facts, dating(subject, subjectType, c.entity(m[1], "person"), ref))
+		}
+	}
+	for _, m := range theirDatingRe.FindAllStringSubmatch(sentence, -1) {
+		who, name := m[1], m[3]
+		if isStopName(who) || isPronoun(who) || isStopName(name) || isPronoun(name) || titledName(name) || c.typeOf(who) != "" && c.typeOf(who) != "person" {
+			continue
+		}
+		if !strings.EqualFold(m[2], "seeing") || seeingPartnerRe.MatchString(m[4]) {
+			facts = append(facts, dating(c.entity(dropOpener(who), "person"), "person", c.entity(name, "person"), ref))
 		}
 	}
 	for _, m := range myDatingRe.FindAllStringSubmatch(sentence, -1) {
@@ -343,6 +362,11 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 	}
 	for _, m := range thirdLivesRe.FindAllStringSubmatch(sentence, -1) {
 		third(m, "lives_in", "lives in", "place")
+	}
+	for _, m := range movedThereRe.FindAllStringSubmatch(sentence, -1) {
+		if c.typeOf(m[1]) == "person" && !isTemporalWord(lore.NormalizeName(m[2])) {
+			third(m, "lives_in", "lives in", "place")
+		}
 	}
 	for _, m := range pairMovedRe.FindAllStringSubmatch(sentence, -1) {
 		if !isTemporalWord(lore.NormalizeName(m[3])) {

@@ -50,6 +50,11 @@ func TestGroupsHomesAndBreeds(t *testing.T) {
 		{name: "where she lives", text: "I need help with a speech for my mother's 70th birthday. It will be held in Kumasi, where she lives.", want: []triple{{s: "user's mother", p: "lives_in", o: "Kumasi"}}},
 		{name: "breed", text: "Biscuit is our basset hound.", want: []triple{{s: "user", p: "has_dog", o: "Biscuit"}, {s: "Biscuit", p: "breed", o: "basset hound"}}},
 		{name: "bare breed", text: "Walk the dog after. Bamse, old elkhound.", want: []triple{{s: "Bamse", p: "breed", o: "old elkhound"}}},
+		{name: "moved up there", text: "My daughter Tammy lives in Amarillo. || Tammy got a job offer in Denver and they moved up there in August.", want: []triple{{s: "Tammy", p: "lives_in", o: "Denver"}}},
+		{name: "nationality then town", text: "No, I'm not from Spain, I am Argentinian, from Rosario.", want: []triple{{s: "user", p: "comes_from", o: "Rosario"}}, never: []triple{{s: "user", p: "comes_from", o: "Spain"}}},
+		{name: "named person dating", text: "Hana has been dating Kenji for a year.", want: []triple{{s: "Hana", p: "dates", o: "Kenji"}}},
+		{name: "named person going out with", text: "My daughter Aoife is going out with a lad called Ravi now.", want: []triple{{s: "Aoife", p: "dates", o: "Ravi"}}},
+		{name: "seeing a doctor is no partner", text: "My brother Tom is seeing Dr. Patel tomorrow.", never: []triple{{s: "Tom", p: "dates", o: "Dr. Patel"}}},
 		{name: "no bare breed mid-sentence", text: "Max, lab results came back fine.", never: []triple{{s: "Max", p: "breed", o: "lab"}}},
 	})
 }
