@@ -22,6 +22,12 @@ var (
 	// "I joined Mavuno Seeds as field agronomist", "starting at Ridge
 	// Hospital as a nurse": a new employer and title.
 	myJoinAsRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:am\s+|have\s+|had\s+|will\s+be\s+)?(?:just\s+|finally\s+|officially\s+|now\s+)*(?:join(?:ed|ing|s)?|start(?:ed|ing|s)?\s+at|mov(?:ed|ing)\s+to|switch(?:ed|ing)\s+to)\s+)` + orgAlt + `(?:\s*\([^)]*\))?(?i:\s+as\s+(?:a\s+|an\s+|the\s+|their\s+|our\s+)?)([^,;!?()]+)`)
+	// "They offered me a position at Colegio Las Fuentes, as vice
+	// principal!": a new employer and title offered to the speaker.
+	offeredMeRe = regexp.MustCompile(`(?i:\b(?:they|he|she|we|\p{Lu}[\p{L}-]+)\s+(?:just\s+|finally\s+|have\s+|has\s+)*offered\s+me\s+(?:a|an|the)\s+(?:new\s+)?(?:(?:full|part)[- ]time\s+)?(?:job|position|post|role)\s+(?:at|with)\s+)` + orgAlt + `(?:,?\s+(?i:as\s+(?:a\s+|an\s+|the\s+)?)([^,;!?()]+))?`)
+	// "GOT THE JOB!!! junior UX designer at Takealot 🎉 starting in
+	// september": a title and employer said alone, as a note.
+	titleAtFragmentRe = regexp.MustCompile(`^\s*([\p{L}][\p{L} -]{1,40}?)\s+(?i:at|with)\s+` + orgAlt + `\s*(?:$|[!.,;:]|\p{So}|\s+(?i:starting|from|since|now|starts)\b)`)
 	// "I switched to a fintech startup last month", "got a job at a law firm":
 	// a new employer said in lower case (lowerWorkplace).
 	mySwitchedToRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:have\s+|had\s+)?(?:just\s+|finally\s+|recently\s+|officially\s+)*(?:switched\s+(?:jobs?\s+)?to|changed\s+jobs?\s+to|started\s+working\s+at|got\s+a\s+(?:new\s+)?job\s+at))\s+((?i:a|an|the)\s+[^,;.!?()]+)`)
@@ -283,7 +289,9 @@ func orgName(o string) string {
 // works_at).
 func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time, own bool) []lore.ExtractedFact {
 	var out []lore.ExtractedFact
-	job := func(s, sType, title, org string) {
+	// job states a title (and employer) and reports whether the title was
+	// one.
+	job := func(s, sType, title, org string) bool {
 		if m := ageTitleRe.FindStringSubmatch(title); m != nil {
 			// "a 34 year old architect": an age, then the title.
 			title = title[len(m[0]):]
@@ -293,14 +301,14 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 			})
 		}
 		if title = jobTitle(title); title == "" {
-			return
+			return false
 		}
 		if rest, ok := cutRetired(title); ok {
 			// "Brigitte, a retired pharmacist": the job has ended.
 			f := ended(s, sType, "works_as", "works as", strings.ToLower(rest), false, "", ref)
 			f.Text = factText("%s is %s", s, withArticle(title))
 			out = append(out, f)
-			return
+			return true
 		}
 		out = append(out, lore.ExtractedFact{
 			Subject: s, SubjectType: sType, Predicate: "works_as", Object: strings.ToLower(title),
@@ -342,6 +350,7 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 				Text: factText("%s works as %s at the %s", s, withArticle(title), place), ValidAt: timePtr(ref), Confidence: 0.7,
 			})
 		}
+		return true
 	}
 	if m := ownMatch(own, myRetiredAsRe, clause); m != nil {
 		if title, org := splitJob(m[1]); jobTitle(title) != "" {
@@ -369,35 +378,94 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 		}
 	}
 	if own {
-		if m := myJoinAsRe.FindStringSubmatch(clause); m != nil && joinTitle(m[2]) != "" {
-			job(subject, subjectType, joinTitle(m[2]), m[1])
-		} else if m := myJobRe.FindStringSubmatch(clause); m != nil {
-			title, org := splitJob(m[1])
-			job(subject, subjectType, title, org)
-		} else if m := myNewJobRe.FindStringSubmatch(clause); m != nil {
-			title, org := splitJob(m[1])
-			job(subject, subjectType, title, org)
-		} else if m := myWorkAsRe.FindStringSubmatch(clause); m != nil {
-			title, _ := splitJob(m[1])
-			job(subject, subjectType, title, "")
-		} else if title, org, ok := introJob(clause); ok {
-			job(subject, subjectType, title, org)
-		} else if m := myWorkAsTitleRe.FindStringSubmatch(clause); m != nil {
-			title, org := splitJob(m[1])
-			job(subject, subjectType, title, org)
-		} else if m := myBareJobRe.FindStringSubmatch(clause); m != nil {
-			title, org := splitJob(beforeNumber(m[1]))
-			// "I'm the vice principal now", "I'm now the head chef at
-			// Nopa": a title said with "the" is still the speaker's job.
-			title = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(title, "the "), "The "))
-			if bareTitle(title) {
-				job(subject, subjectType, title, org)
-			}
-		} else if m := myTeachRe.FindStringSubmatch(clause); m != nil {
-			job(subject, subjectType, teacherTitle(m[1]), m[2])
-		} else if m := myTeachSubjectRe.FindStringSubmatch(clause); m != nil && teachesSubject(m[1]) {
-			job(subject, subjectType, teacherTitle(m[1]), "")
+		// The first pattern that gives a title wins; one that matches
+		// without a title ("I am Rosa, I teach fourth grade at …") lets
+		// the next try.
+		ownJob := func(rest string) bool {
+			title, org := splitJob(rest)
+			return job(subject, subjectType, title, org)
 		}
+		tries := []func() bool{
+			func() bool {
+				m := offeredMeRe.FindStringSubmatch(clause)
+				if m == nil || unasserted(clause, m[0]) {
+					return false
+				}
+				if title, _ := splitJob(m[2]); jobTitle(title) != "" {
+					return job(subject, subjectType, title, m[1])
+				}
+				org := orgName(m[1])
+				if org == "" || !startsUpper(org) {
+					return false
+				}
+				org = c.entity(c.fullName(org), "organization")
+				out = append(out, lore.ExtractedFact{
+					Subject: subject, SubjectType: subjectType, Predicate: "works_at", Object: org, ObjectIsEntity: true, ObjectType: "organization",
+					Text: factText("%s works at %s", subject, org), ValidAt: timePtr(ref), Confidence: 0.7,
+				})
+				return false
+			},
+			func() bool {
+				m := myJoinAsRe.FindStringSubmatch(clause)
+				return m != nil && joinTitle(m[2]) != "" && job(subject, subjectType, joinTitle(m[2]), m[1])
+			},
+			func() bool {
+				m := myJobRe.FindStringSubmatch(clause)
+				return m != nil && ownJob(m[1])
+			},
+			func() bool {
+				m := myNewJobRe.FindStringSubmatch(clause)
+				return m != nil && ownJob(m[1])
+			},
+			func() bool {
+				m := myWorkAsRe.FindStringSubmatch(clause)
+				if m == nil {
+					return false
+				}
+				title, _ := splitJob(m[1])
+				return job(subject, subjectType, title, "")
+			},
+			func() bool {
+				title, org, ok := introJob(clause)
+				return ok && job(subject, subjectType, title, org)
+			},
+			func() bool {
+				m := myWorkAsTitleRe.FindStringSubmatch(clause)
+				return m != nil && ownJob(m[1])
+			},
+			func() bool {
+				// "No, I am not in the classroom anymore, I am the vice
+				// principal now!": each "I am" in turn.
+				for _, m := range myBareJobRe.FindAllStringSubmatch(clause, -1) {
+					title, org := splitJob(beforeNumber(m[1]))
+					// "I'm the vice principal now", "I'm now the head chef
+					// at Nopa": a title said with "the" is still the
+					// speaker's job.
+					title = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(title, "the "), "The "))
+					if bareTitle(title) && job(subject, subjectType, title, org) {
+						return true
+					}
+				}
+				return false
+			},
+			func() bool {
+				m := myTeachRe.FindStringSubmatch(clause)
+				return m != nil && job(subject, subjectType, teacherTitle(m[1]), m[2])
+			},
+			func() bool {
+				m := myTeachSubjectRe.FindStringSubmatch(clause)
+				return m != nil && teachesSubject(m[1]) && job(subject, subjectType, teacherTitle(m[1]), "")
+			},
+		}
+		for _, try := range tries {
+			if try() {
+				break
+			}
+		}
+	}
+	// A note with no subject is the speaker's own, though no "I" says so.
+	if m := titleAtFragmentRe.FindStringSubmatch(clause); m != nil && bareTitle(m[1]) {
+		job(subject, subjectType, m[1], m[2])
 	}
 	for _, m := range theirTeachRe.FindAllStringSubmatch(clause, -1) {
 		if !isStopName(m[1]) && !isPronoun(m[1]) {

@@ -477,6 +477,11 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 			}
 		}
 		if !about {
+			// "junior UX designer at Takealot": a note with no subject
+			// gave the speaker's title (jobs.go, titleAtFragmentRe).
+			for _, f := range jobs {
+				add(f)
+			}
 			// News of someone the speaker named ("Arjun's wife Kavya just
 			// got a job teaching chemistry") is a fact about them.
 			// A sentence that gave a triple about them already says it

@@ -33,6 +33,12 @@ func TestPassingMentions(t *testing.T) {
 		{name: "title ends when only left", text: "I'm a nurse at Ridge Hospital. || I left Ridge Hospital last week.", want: []triple{{s: "user", p: "works_as", o: "nurse", ended: true}}},
 		{name: "school as a lower-case acronym", text: "i'm a 2nd year chem student at ntu and i have 4 exams", want: []triple{{s: "user", p: "studies_at", o: "NTU"}}},
 		{name: "no school from uni", text: "I'm a student at uni.", never: []triple{{s: "user", p: "studies_at", o: "UNI"}}},
+		{name: "title after a name that is none", text: "Hi, I am Rosa, I teach fourth grade at Escuela Benito Juárez here in Guadalajara.", want: []triple{{s: "user", p: "works_as", o: "fourth grade teacher"}, {s: "user", p: "works_at", o: "Escuela Benito Juárez"}}},
+		{name: "second I am", text: "No no, I am not in the classroom anymore, I am the vice principal now!", want: []triple{{s: "user", p: "works_as", o: "vice principal"}}},
+		{name: "offered a position", text: "They offered me a position at Colegio Las Fuentes, as vice principal!", want: []triple{{s: "user", p: "works_at", o: "Colegio Las Fuentes"}, {s: "user", p: "works_as", o: "vice principal"}}},
+		{name: "title note", text: "GOT THE JOB!!! junior UX designer at Takealot 🎉 starting in september.", want: []triple{{s: "user", p: "works_as", o: "junior ux designer"}, {s: "user", p: "works_at", o: "Takealot"}}},
+		{name: "no title from a meal", text: "Dinner at Nopa tonight.", never: []triple{{s: "user", p: "works_at", o: "Nopa"}}},
+		{name: "no title from a clause", text: "Nurse at Ridge was rude to me.", never: []triple{{s: "user", p: "works_as", o: "nurse"}}},
 		{name: "sold car without a stored car", text: "I sold the car.", never: []triple{{s: "user", p: "drives", o: "", ended: true}}},
 	})
 }
