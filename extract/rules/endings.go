@@ -279,6 +279,9 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 	if f := c.tradeFacts(subject, subjectType, clause, ref); f != nil {
 		return f
 	}
+	if f := c.switchedTo(subject, subjectType, clause, ref); f != nil {
+		return f
+	}
 	if m := fromToRe.FindStringSubmatch(clause); m != nil {
 		from, to := cleanEnd(m[2]), cleanEnd(m[3])
 		if from == "" || to == "" {
@@ -450,6 +453,48 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 		}
 	}
 	return out
+}
+
+var (
+	// "switched to enviro sci, marine bio had way too much chem": a new
+	// value, the old one named elsewhere in the sentence.
+	switchedToRe = regexp.MustCompile(`(?i)^\s*(?:(?:i|we)\s+(?:have\s+)?)?(?:just\s+|finally\s+|officially\s+)*(?:switched|changed)\s+(?:my\s+(?:major|degree|course|programme|program)\s+)?to\s+([\p{L}][\p{L} -]{1,30}?)\s*(?:[,.;!]|$)`)
+	// "bouldering is on pause", "the choir is on hold": an activity held
+	// stopped for now.
+	onPauseRe = regexp.MustCompile(`(?i)\b([\p{L}][\p{L}-]*(?:\s+[\p{L}][\p{L}-]*)?)\s+(?:is|'s|’s)\s+(?:on\s+(?:pause|hold|hiatus|ice)|paused)\b`)
+)
+
+// switchedTo ends a held value of what the speaker studies or does and
+// states the new one, when the sentence names both ("switched to enviro
+// sci, marine bio had too much chem"), or ends an activity said to be on
+// pause; otherwise nil.
+func (c *collector) switchedTo(subject, subjectType, clause string, ref time.Time) []lore.ExtractedFact {
+	if m := onPauseRe.FindStringSubmatch(clause); m != nil {
+		for _, p := range []string{"does", "plays"} {
+			if held, ok := c.prior(subject, p, strings.ToLower(m[1])); ok {
+				return []lore.ExtractedFact{ended(subject, subjectType, p, p, held, false, "", ref)}
+			}
+		}
+		return nil
+	}
+	m := switchedToRe.FindStringSubmatch(clause)
+	if m == nil {
+		return nil
+	}
+	to := strings.TrimSpace(m[1])
+	sentence := strings.ToLower(c.said)
+	for _, p := range []struct{ pred, said string }{{"major", "studies"}, {"does", "does"}} {
+		held, ok := c.prior(subject, p.pred, "")
+		if !ok || held == "" || !strings.Contains(sentence, strings.ToLower(held)) || strings.EqualFold(held, to) {
+			continue
+		}
+		return []lore.ExtractedFact{
+			ended(subject, subjectType, p.pred, p.said, held, false, "", ref),
+			{Subject: subject, SubjectType: subjectType, Predicate: p.pred, Object: strings.ToLower(to),
+				Text: factText("%s %s %s", subject, p.said, to), ValidAt: timePtr(ref), Confidence: 0.75},
+		}
+	}
+	return nil
 }
 
 // switchable are the predicates whose held value "switched from X to Y"

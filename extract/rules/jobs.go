@@ -25,6 +25,11 @@ var (
 	// "They offered me a position at Colegio Las Fuentes, as vice
 	// principal!": a new employer and title offered to the speaker.
 	offeredMeRe = regexp.MustCompile(`(?i:\b(?:they|he|she|we|\p{Lu}[\p{L}-]+)\s+(?:just\s+|finally\s+|have\s+|has\s+)*offered\s+me\s+(?:a|an|the)\s+(?:new\s+)?(?:(?:full|part)[- ]time\s+)?(?:job|position|post|role)\s+(?:at|with)\s+)` + orgAlt + `(?:,?\s+(?i:as\s+(?:a\s+|an\s+|the\s+)?)([^,;!?()]+))?`)
+	// "im doing marine bio at uq, first year", "I'm studying law at
+	// Makerere": a field of study (data/things.txt) and the school.
+	myStudyingRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m|im)\s+(?:(?:currently|now|still|also)\s+)*(?:doing|studying|majoring\s+in|reading)\s+)([\p{L}][\p{L} -]{1,30}?)(?:\s+(?i:at)\s+([\p{L}][\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*)*))?\s*(?:[,.;!?]|\s+(?i:and|but|so|first|second|third|final|now)\b|$)`)
+	// "priya is doing physio", "Kofi's studying law"
+	theirStudyingRe = regexp.MustCompile(nameRe + `(?:\s+is|'s|’s)\s+(?:(?:currently|now|still|also)\s+)*(?i:doing|studying|majoring\s+in)\s+([\p{L}][\p{L} -]{1,30}?)\s*(?:[,.;!?]|\s+(?i:and|but|so|at|in|now)\b|$)`)
 	// "GOT THE JOB!!! junior UX designer at Takealot 🎉 starting in
 	// september": a title and employer said alone, as a note.
 	titleAtFragmentRe = regexp.MustCompile(`^\s*([\p{L}][\p{L} -]{1,40}?)\s+(?i:at|with)\s+` + orgAlt + `\s*(?:$|[!.,;:]|\p{So}|\s+(?i:starting|from|since|now|starts)\b)`)
@@ -251,16 +256,28 @@ func lowerWorkplace(org string) string {
 // "dental hygienist"; not "tired of my manager").
 func bareTitle(t string) bool {
 	words := strings.Fields(strings.ToLower(t))
-	if len(words) == 0 || len(words) > 3 || jobTitle(t) == "" {
+	// "third year student of veterinary" names its field in five words.
+	limit := 3
+	if studentField(t) != "" {
+		limit = 5
+	}
+	if len(words) == 0 || len(words) > limit || jobTitle(t) == "" {
 		return false
 	}
-	for _, w := range words {
-		if danglingWords[w] || stopNames[w] {
+	if studyVerbs[words[0]] {
+		return false // "doing physio" is a field studied, not a title
+	}
+	for i, w := range words {
+		// The "of" of "student of veterinary" is part of the title.
+		if (danglingWords[w] || stopNames[w]) && !(limit > 3 && w == "of" && i > 0 && words[i-1] == "student") {
 			return false
 		}
 	}
 	return true
 }
+
+// studyVerbs open a phrase of what someone does or studies, never a title.
+var studyVerbs = map[string]bool{"doing": true, "studying": true, "taking": true, "working": true, "learning": true, "reading": true, "majoring": true}
 
 // isOccupation reports whether w names a profession: a word of
 // occupations.txt or one ending in one of its suffixes (cardiologist).
@@ -461,6 +478,35 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 			if try() {
 				break
 			}
+		}
+	}
+	study := func(s, sType, field, school string) {
+		if kindOf(field) != "field" {
+			return
+		}
+		field = strings.ToLower(strings.TrimSpace(field))
+		out = append(out, lore.ExtractedFact{
+			Subject: s, SubjectType: sType, Predicate: "major", Object: field,
+			Text: factText("%s studies %s", s, field), ValidAt: timePtr(ref), Confidence: 0.75,
+		})
+		if school = orgName(school); startsUpper(school) {
+			school = c.entity(c.fullName(school), "organization")
+		} else {
+			school = lowerAcronym(school)
+		}
+		if school != "" {
+			out = append(out, lore.ExtractedFact{
+				Subject: s, SubjectType: sType, Predicate: "studies_at", Object: school, ObjectIsEntity: startsUpper(school) && strings.ToUpper(school) != school, ObjectType: "organization",
+				Text: factText("%s studies %s at %s", s, field, school), ValidAt: timePtr(ref), Confidence: 0.7,
+			})
+		}
+	}
+	if m := ownMatch(own, myStudyingRe, clause); m != nil {
+		study(subject, subjectType, m[1], m[2])
+	}
+	for _, m := range theirStudyingRe.FindAllStringSubmatch(clause, -1) {
+		if !isStopName(m[1]) && !isPronoun(m[1]) && c.typeOf(m[1]) != "place" {
+			study(c.entity(dropOpener(m[1]), "person"), "person", m[2], "")
 		}
 	}
 	// A note with no subject is the speaker's own, though no "I" says so.

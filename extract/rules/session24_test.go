@@ -39,6 +39,13 @@ func TestPassingMentions(t *testing.T) {
 		{name: "title note", text: "GOT THE JOB!!! junior UX designer at Takealot 🎉 starting in september.", want: []triple{{s: "user", p: "works_as", o: "junior ux designer"}, {s: "user", p: "works_at", o: "Takealot"}}},
 		{name: "no title from a meal", text: "Dinner at Nopa tonight.", never: []triple{{s: "user", p: "works_at", o: "Nopa"}}},
 		{name: "no title from a clause", text: "Nurse at Ridge was rude to me.", never: []triple{{s: "user", p: "works_as", o: "nurse"}}},
+		{name: "switched major", text: "I'm a 2nd year marine bio student at JCU. || 1) switched to enviro sci, marine bio had way too much chem for me.", want: []triple{{s: "user", p: "major", o: "marine bio", ended: true}, {s: "user", p: "major", o: "enviro sci"}}},
+		{name: "switched without the old value", text: "I'm a 2nd year marine bio student at JCU. || switched to decaf, finally.", never: []triple{{s: "user", p: "major", o: "decaf"}}},
+		{name: "on pause", text: "I go bouldering every week. || bouldering is on pause since my shoulder thing.", want: []triple{{s: "user", p: "does", o: "bouldering", ended: true}}},
+		{name: "student of a field", text: "I am third year student of veterinary at university in Ulaanbaatar.", want: []triple{{s: "user", p: "major", o: "veterinary"}}},
+		{name: "doing a field at a school", text: "im doing marine bio at uq, first year", want: []triple{{s: "user", p: "major", o: "marine bio"}, {s: "user", p: "studies_at", o: "UQ"}}},
+		{name: "named person studying", text: "My housemate Priya is doing physio so she knows anatomy.", want: []triple{{s: "Priya", p: "major", o: "physio"}}, never: []triple{{s: "Priya", p: "works_as", o: "doing physio"}}},
+		{name: "doing yoga is no field", text: "I'm doing yoga at the gym.", never: []triple{{s: "user", p: "major", o: "yoga"}}},
 		{name: "sold car without a stored car", text: "I sold the car.", never: []triple{{s: "user", p: "drives", o: "", ended: true}}},
 	})
 }
