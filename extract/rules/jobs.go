@@ -83,7 +83,7 @@ var (
 	// "Yui works at a bookstore in Umeda", "Ama got a job at the
 	// hospital": a named person's workplace said in lower case
 	// (lowerWorkplace).
-	theirLowerWorkRe = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+|recently\s+|now\s+|still\s+)?(?:works|worked|is\s+working|started\s+working|got\s+a\s+(?:new\s+)?job)\s+(?:at|in|for)\s+((?i:a|an|the)\s+[^,;.!?()]+)`)
+	theirLowerWorkRe = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+|recently\s+|now\s+|still\s+)?(?:works|worked|is\s+working|started\s+working|got\s+a\s+(?:new\s+)?job)\s+(?:at|in|for|with)\s+((?i:a|an|the)\s+[^,;.!?()]+)`)
 	// "Bettina left Kestrel"
 	theirDroppedRe = regexp.MustCompile(nameRe + `\s+(?:(?:just|finally|has|had)\s+)*(?:dropped(?:\s+out\s+of)?|quit|gave\s+up|given\s+up|stopped|switched\s+from)\s+(?:(?:the|his|her|their)\s+)?(\p{L}[\p{L}-]*(?:\s+\p{L}[\p{L}-]*)?)`)
 	theirLeftRe    = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+)?(?:left|quit)\s+((?:the\s+)?\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*)*)`)

@@ -68,6 +68,8 @@ func TestGroupsHomesAndBreeds(t *testing.T) {
 		{name: "named person dating", text: "Hana has been dating Kenji for a year.", want: []triple{{s: "Hana", p: "dates", o: "Kenji"}}},
 		{name: "named person going out with", text: "My daughter Aoife is going out with a lad called Ravi now.", want: []triple{{s: "Aoife", p: "dates", o: "Ravi"}}},
 		{name: "seeing a doctor is no partner", text: "My brother Tom is seeing Dr. Patel tomorrow.", never: []triple{{s: "Tom", p: "dates", o: "Dr. Patel"}}},
+		{name: "named person's place", text: "Organising a reunion at Aunty Mere's place in Ōpōtiki for Labour weekend.", want: []triple{{s: "Mere", p: "lives_in", o: "Ōpōtiki"}}},
+		{name: "pupil's school", text: "My son Kofi has maths homework. Kofi is in year 9 at Roundhay School.", want: []triple{{s: "Kofi", p: "studies_at", o: "Roundhay School"}}},
 		{name: "no bare breed mid-sentence", text: "Max, lab results came back fine.", never: []triple{{s: "Max", p: "breed", o: "lab"}}},
 	})
 }

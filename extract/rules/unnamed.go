@@ -59,6 +59,11 @@ var (
 	// "it will be held in Kumasi, where my mother lives": a home said in a
 	// relative clause after the place.
 	whereRoleLivesRe = regexp.MustCompile(`(?i:\bin\s+)` + placeAlt + `,?\s+(?i:where\s+)` + myRoleSubj + `\s+(?i:(?:still\s+|now\s+)?(?:lives|has\s+lived|is\s+living|has\s+been\s+living))\b`)
+	// "a reunion at Aunty Mere's place in Ōpōtiki", "Kofi's house in
+	// Kumasi": a named person's home.
+	namedPlaceRe = regexp.MustCompile(`(?:\b(?i:aunty|auntie|aunt|uncle|nana|grandma|grandpa|granny|tia|tio|tía|tío)\s+)?` + nameRe + `['’]s\s+(?i:(?:new\s+|old\s+)?(?:place|house|flat|home|farm|apartment))\s+(?i:in|at)\s+` + placeAlt)
+	// "he's in year 9 at Roundhay School": a named pupil's school.
+	pupilAtRe = regexp.MustCompile(nameRe + `(?:\s+is|'s|’s)\s+(?i:(?:now\s+)?in\s+(?:year|grade|form|class|standard|std)\s+\w+\s+at)\s+` + placeAlt)
 	// "Priya is from Chennai", "Kofi comes from Kumasi originally"
 	thirdComesFromRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:is|'s|’s|comes|came)\s+(?i:originally\s+)?from\s+` + placeAlt)
 )
@@ -93,6 +98,22 @@ func (c *collector) unnamedFacts(subject, subjectType, sentence string, ref time
 		if who, intro := c.roleHolder(subject, subjectType, m[1], ref); who != "" && !isTemporalWord(lore.NormalizeName(m[2])) {
 			out = append(append(out, intro...), c.placeFact(who, "lives_in", "lives in", m[2], ref))
 		}
+	}
+	for _, m := range namedPlaceRe.FindAllStringSubmatch(sentence, -1) {
+		if isStopName(m[1]) || isPronoun(m[1]) || c.typeOf(m[1]) != "" && c.typeOf(m[1]) != "person" || isTemporalWord(lore.NormalizeName(m[2])) || unasserted(sentence, m[0]) {
+			continue
+		}
+		out = append(out, c.placeFact(c.entity(dropOpener(m[1]), "person"), "lives_in", "lives in", m[2], ref))
+	}
+	for _, m := range pupilAtRe.FindAllStringSubmatch(sentence, -1) {
+		if isStopName(m[1]) || isPronoun(m[1]) || c.typeOf(m[1]) != "" && c.typeOf(m[1]) != "person" {
+			continue
+		}
+		who, school := c.entity(dropOpener(m[1]), "person"), c.entity(m[2], "organization")
+		out = append(out, lore.ExtractedFact{
+			Subject: who, SubjectType: "person", Predicate: "studies_at", Object: school, ObjectIsEntity: true, ObjectType: "organization",
+			Text: factText("%s goes to %s", who, school), ValidAt: timePtr(ref), Confidence: 0.7,
+		})
 	}
 	for _, m := range whereRoleLivesRe.FindAllStringSubmatch(sentence, -1) {
 		if who, intro := c.roleHolder(subject, subjectType, m[2], ref); who != "" && !isTemporalWord(lore.NormalizeName(m[1])) {
