@@ -123,7 +123,15 @@ func (c *collector) endEmployer(subject, subjectType, org string, ref time.Time)
 		for _, w := range []string{" job", " gig", " shifts", " shift"} {
 			hint = strings.TrimSuffix(hint, w)
 		}
-		held, ok := c.prior(subject, "works_at", hint)
+		// "chatime over christmas": the employer is the first words.
+		var held string
+		ok := false
+		for ws := strings.Fields(hint); len(ws) > 0 && !ok; ws = ws[:len(ws)-1] {
+			if w := ws[len(ws)-1]; danglingWords[strings.ToLower(w)] || stopNames[strings.ToLower(w)] {
+				continue
+			}
+			held, ok = c.prior(subject, "works_at", strings.Join(ws, " "))
+		}
 		if !ok {
 			return nil
 		}

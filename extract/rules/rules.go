@@ -618,6 +618,10 @@ var deicticLikeRe = regexp.MustCompile(`(?i)\b(?:like|likes|love|loves|enjoy|enj
 var likesListenerRe = regexp.MustCompile(`(?i)\b(?:like|likes|love|loves|enjoy|enjoys|adore|adores)\s+(?:[\p{L}'’-]+\s+){0,6}?(?:you|your|yours|you're|you've)\b`)
 
 // statements applies the first-person patterns to one sentence.
+// kindThenNameRe is a workplace said by its kind, then its name: "a bubble
+// tea shop, Chatime", "the cafe Tostado".
+var kindThenNameRe = regexp.MustCompile(`^\s*(?i:a|an|the)\s+(?:\p{Ll}[\p{Ll}-]*\s+){0,3}?\p{Ll}[\p{Ll}-]*(?:,\s+|\s+(?i:called|named)\s+)(\p{Lu}[\p{L}&'’-]*(?:\s+\p{Lu}[\p{L}&'’-]*)*)`)
+
 func (c *collector) statements(subject, subjectType, sentence string, spans []temporal.Span, when *time.Time, ref time.Time) []lore.ExtractedFact {
 	var facts []lore.ExtractedFact
 	for _, st := range statements {
@@ -654,6 +658,13 @@ func (c *collector) statements(subject, subjectType, sentence string, spans []te
 		}
 		if lore.NormalizeName(object) == "" || isPronoun(object) {
 			continue
+		}
+		if st.objectType == "organization" {
+			// "a bubble tea shop, Chatime on nicolson st": the name after
+			// the kind of place is the employer.
+			if n := kindThenNameRe.FindStringSubmatch(sentence[objStart:objEnd]); n != nil {
+				object = capitalRun(n[1])
+			}
 		}
 		if predicate == "started" && bareJobRe.MatchString(object) {
 			// "Started a new job as a barista at Blue Bottle": the job

@@ -46,6 +46,8 @@ func TestPassingMentions(t *testing.T) {
 		{name: "doing a field at a school", text: "im doing marine bio at uq, first year", want: []triple{{s: "user", p: "major", o: "marine bio"}, {s: "user", p: "studies_at", o: "UQ"}}},
 		{name: "named person studying", text: "My housemate Priya is doing physio so she knows anatomy.", want: []triple{{s: "Priya", p: "major", o: "physio"}}, never: []triple{{s: "Priya", p: "works_as", o: "doing physio"}}},
 		{name: "doing yoga is no field", text: "I'm doing yoga at the gym.", never: []triple{{s: "user", p: "major", o: "yoga"}}},
+		{name: "workplace kind then name", text: "i got a part time job at a bubble tea shop, Chatime on nicolson st.", want: []triple{{s: "user", p: "works_at", o: "Chatime"}}},
+		{name: "quit a lower-case employer with a date", text: "i got a part time job at a bubble tea shop, Chatime on nicolson st. || i quit chatime over christmas.", want: []triple{{s: "user", p: "works_at", o: "Chatime", ended: true}}},
 		{name: "sold car without a stored car", text: "I sold the car.", never: []triple{{s: "user", p: "drives", o: "", ended: true}}},
 	})
 }
