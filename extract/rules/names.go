@@ -24,6 +24,10 @@ var (
 	lowerBareRoleNameRe = regexp.MustCompile(`^\s*(?:[-*•]\s*)?(?i:` + roleAdj + `(?:` + roleAlt + `))\s+(\p{Ll}[\p{Ll}-]*)\s+\p{Ll}`)
 	lowerPlaceRe        = regexp.MustCompile(`(?i:\b(?:in|to|from|out\s+of|near))\s+(\p{Ll}[\p{Ll}-]*)\b`)
 	lowerWordRe         = regexp.MustCompile(`\p{Ll}[\p{Ll}-]*`)
+	// "my wife crystal says": a given name that is also a word
+	// (data/word_names.txt), right before a verb.
+	wordNames           = listSet(readList("word_names.txt"))
+	lowerRoleWordNameRe = regexp.MustCompile(`(?i:(?:\b(?:my|our|his|her|their)|\p{L}['’]s)\s+` + roleAdj + `(?:` + roleAlt + `))\s+(\p{Ll}[\p{Ll}-]*)\s+(?i:says|said|is|was|has|had|works|worked|lives|lived|just|thinks|wants|keeps|got|gets|loves|hates|does|did|and\s+i)\b`)
 	// "euans girlfriend shona": a possessive texted without its apostrophe,
 	// before a role word.
 	bareOwnerRe = regexp.MustCompile(`\b(\p{L}+)s\s+(?i:` + roleAdj + `(?:` + roleAlt + `))\b`)
@@ -48,6 +52,11 @@ func (c *collector) capitalizeNames(s string) string {
 		}
 		return capitalize(owner) + "'s" + m[sub[3]+1:]
 	})
+	for _, m := range lowerRoleWordNameRe.FindAllStringSubmatch(s, -1) {
+		if wordNames[m[1]] {
+			c.lowerNames[m[1]] = true
+		}
+	}
 	for _, re := range []*regexp.Regexp{lowerRoleNameRe, lowerBareRoleNameRe, lowerPlaceRe} {
 		for _, m := range re.FindAllStringSubmatch(s, -1) {
 			if nameLike(m[1]) {

@@ -72,6 +72,8 @@ func TestGroupsHomesAndBreeds(t *testing.T) {
 		{name: "seeing a doctor is no partner", text: "My brother Tom is seeing Dr. Patel tomorrow.", never: []triple{{s: "Tom", p: "dates", o: "Dr. Patel"}}},
 		{name: "named person's place", text: "Organising a reunion at Aunty Mere's place in Ōpōtiki for Labour weekend.", want: []triple{{s: "Mere", p: "lives_in", o: "Ōpōtiki"}}},
 		{name: "pupil's school", text: "My son Kofi has maths homework. Kofi is in year 9 at Roundhay School.", want: []triple{{s: "Kofi", p: "studies_at", o: "Roundhay School"}}},
+		{name: "word name before a verb", text: "also my wife crystal says put a line about hail damage.", want: []triple{{s: "user", p: "has_wife", o: "Crystal"}}},
+		{name: "word after a role is no name", text: "my son will come later. || my mom always says hi.", never: []triple{{s: "user", p: "has_son", o: "Will"}, {s: "user", p: "has_mom", o: "Always"}}},
 		{name: "no bare breed mid-sentence", text: "Max, lab results came back fine.", never: []triple{{s: "Max", p: "breed", o: "lab"}}},
 	})
 }
