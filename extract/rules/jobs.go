@@ -30,6 +30,11 @@ var (
 	myStudyingRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m|im)\s+(?:(?:currently|now|still|also)\s+)*(?:doing|studying|majoring\s+in|reading)\s+)([\p{L}][\p{L} -]{1,30}?)(?:\s+(?i:at)\s+([\p{L}][\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*)*))?\s*(?:[,.;!?]|\s+(?i:and|but|so|first|second|third|final|now)\b|$)`)
 	// "priya is doing physio", "Kofi's studying law"
 	theirStudyingRe = regexp.MustCompile(nameRe + `(?:\s+is|'s|’s)\s+(?:(?:currently|now|still|also)\s+)*(?i:doing|studying|majoring\s+in)\s+([\p{L}][\p{L} -]{1,30}?)\s*(?:[,.;!?]|\s+(?i:and|but|so|at|in|now)\b|$)`)
+	// "first week at McGill!! studying mechanical engineering", "my first
+	// day at Stripe went fine": a new school or employer (a school when
+	// the message speaks of study).
+	firstDaysAtRe = regexp.MustCompile(`(?i:(?:^\s*|\b(?:my|our)\s+)(?:first|1st)\s+(?:full\s+)?(?:day|week|month|shift|semester|term)\s+(?:at|with)\s+)` + orgAlt)
+	studyWordsRe  = regexp.MustCompile(`(?i)\b(?:studying|study|student|uni|university|college|class|classes|lectures?|semester|term|degree|major|course)\b`)
 	// "GOT THE JOB!!! junior UX designer at Takealot 🎉 starting in
 	// september": a title and employer said alone, as a note.
 	titleAtFragmentRe = regexp.MustCompile(`^\s*([\p{L}][\p{L} -]{1,40}?)\s+(?i:at|with)\s+` + orgAlt + `\s*(?:$|[!.,;:]|\p{So}|\s+(?i:starting|from|since|now|starts)\b)`)
@@ -507,6 +512,19 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 	for _, m := range theirStudyingRe.FindAllStringSubmatch(clause, -1) {
 		if !isStopName(m[1]) && !isPronoun(m[1]) && c.typeOf(m[1]) != "place" {
 			study(c.entity(dropOpener(m[1]), "person"), "person", m[2], "")
+		}
+	}
+	if m := firstDaysAtRe.FindStringSubmatch(clause); m != nil {
+		if org := orgName(m[1]); org != "" && startsUpper(org) && !isTemporalWord(lore.NormalizeName(org)) {
+			org = c.entity(c.fullName(org), "organization")
+			pred, text := "works_at", factText("%s works at %s", subject, org)
+			if studyWordsRe.MatchString(c.message) {
+				pred, text = "studies_at", factText("%s studies at %s", subject, org)
+			}
+			out = append(out, lore.ExtractedFact{
+				Subject: subject, SubjectType: subjectType, Predicate: pred, Object: org, ObjectIsEntity: true, ObjectType: "organization",
+				Text: text, ValidAt: timePtr(ref), Confidence: 0.75,
+			})
 		}
 	}
 	// A note with no subject is the speaker's own, though no "I" says so.

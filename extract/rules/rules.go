@@ -155,6 +155,9 @@ type collector struct {
 	lowerNames map[string]bool
 	// genders are what the pronouns said of people so far ("he" of Euan).
 	genders map[string]byte
+	// message is the whole message being read, for what its other
+	// sentences say ("first week at McGill!! studying engineering").
+	message string
 	// placeNames are the names said after "in", "to" or "from" so far
 	// ("in Chennai"), which a role's comma does not make a person.
 	placeNames map[string]bool
@@ -338,6 +341,7 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 	}
 	subject := c.entity(speaker, speakerType)
 	c.msgs[subject]++
+	c.message = ep.Content
 	for _, m := range placeMentionRe.FindAllStringSubmatch(ep.Content, -1) {
 		c.placeNames[lore.NormalizeName(m[1])] = true
 	}

@@ -48,6 +48,9 @@ func TestPassingMentions(t *testing.T) {
 		{name: "doing yoga is no field", text: "I'm doing yoga at the gym.", never: []triple{{s: "user", p: "major", o: "yoga"}}},
 		{name: "workplace kind then name", text: "i got a part time job at a bubble tea shop, Chatime on nicolson st.", want: []triple{{s: "user", p: "works_at", o: "Chatime"}}},
 		{name: "quit a lower-case employer with a date", text: "i got a part time job at a bubble tea shop, Chatime on nicolson st. || i quit chatime over christmas.", want: []triple{{s: "user", p: "works_at", o: "Chatime", ended: true}}},
+		{name: "first week at a school", text: "first week at McGill!! studying mechanical engineering, send coffee", want: []triple{{s: "user", p: "studies_at", o: "McGill"}}},
+		{name: "first day at an employer", text: "my first day at Stripe went fine.", want: []triple{{s: "user", p: "works_at", o: "Stripe"}}},
+		{name: "someone else's first day", text: "Sam's first day at Google was fun.", never: []triple{{s: "user", p: "works_at", o: "Google"}}},
 		{name: "sold car without a stored car", text: "I sold the car.", never: []triple{{s: "user", p: "drives", o: "", ended: true}}},
 	})
 }
