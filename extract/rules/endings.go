@@ -207,6 +207,11 @@ func verbFact(verb, rest string) (predicate, said, object, objType string, entit
 			return "works_as", "works as", obj, "", false
 		}
 		return "works_at", "works at", obj, "organization", startsUpper(obj)
+	case "take", "taking":
+		// "I stopped taking sertraline", "I no longer take metformin"
+		if medications[lower] {
+			return "takes_medication", "takes", lower, "", false
+		}
 	case "eat", "eating":
 		return "eats", "eats", obj, "", false
 	case "drink", "drinking":

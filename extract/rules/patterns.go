@@ -47,6 +47,17 @@ var (
 	diagnosed = `(?:was\s+|were\s+|got\s+|am\s+|are\s+|is\s+|has\s+been\s+|have\s+been\s+)?(?:recently\s+|just\s+|finally\s+|officially\s+|only\s+)?diagnosed\s+with\s+(?:a\s+|an\s+|mild\s+|severe\s+|early[- ]stage\s+)?`
 )
 
+// medications are data/medications.txt; medicationAlt is one of them said
+// with "on", "take" or "prescribed".
+var (
+	medications   = listSet(readList("medications.txt"))
+	medicationAlt = "(" + alternation(medications) + ")"
+)
+
+// medicationNoteRe is a medicine said as a note: "On metformin.", "Also on
+// ramipril".
+var medicationNoteRe = regexp.MustCompile(`(?i)^\s*(?:(?:now|also|still|and)\s+)?on\s+(?:daily\s+|low[- ]dose\s+)?` + medicationAlt + `\b[^.!?]{0,30}[.!?]*\s*$`)
+
 // statements are tried in order on each sentence; the more specific come first.
 var statements = []statement{
 	{re: regexp.MustCompile(`(?i)\bmy name is\s+(.+)`), predicate: "name", verb: "is named", confidence: 0.9, literal: true},
@@ -99,6 +110,9 @@ var statements = []statement{
 	// "I was diagnosed with type 2 diabetes", "I have asthma", "I've got
 	// a bad back", "I live with MS".
 	{re: regexp.MustCompile(subj + diagnosed + `([\p{L}\d'’ -]+)`), predicate: "has_condition", verb: "was diagnosed with", event: true, confidence: 0.85, literal: true},
+	// "I'm on metformin", "On levothyroxine." (a note), "I take sertraline",
+	// "the doctor put me on ramipril".
+	{re: regexp.MustCompile(`(?i)(?:\b(?:i\s+am|i'm|im|i’m)\s+(?:(?:now|still|also|currently)\s+)*on|\b(?:i|we)\s+(?:(?:now|still|also|currently|have\s+to|need\s+to)\s+)*(?:take|am\s+taking|have\s+been\s+taking|started\s+taking|started\s+on)|\b(?:put\s+me\s+on|prescribed\s+me|i\s+was\s+prescribed|i\s+got\s+prescribed))\s+(?:daily\s+|low[- ]dose\s+)?` + medicationAlt + `\b`), predicate: "takes_medication", verb: "takes", event: true, confidence: 0.8, literal: true},
 	{re: regexp.MustCompile(subj + conditionVerb + conditionAlt + `\b`), predicate: "has_condition", verb: "has", confidence: 0.8, literal: true},
 	// "I went fully vegan in June", "we've gone vegetarian": a diet taken up.
 	{re: regexp.MustCompile(subj + `(?:went|gone|going|go|became|become|turned|switched\s+to|converted\s+to)\s+(?:fully\s+|completely\s+|totally\s+|full\s+|strictly\s+)?(?:a\s+)?` + dietAlt + `\b`), predicate: "diet", verb: "went", event: true, confidence: 0.8},

@@ -481,6 +481,13 @@ func (c *collector) episode(ep *lore.Episode, other string) {
 			}
 		}
 		if !about {
+			if m := medicationNoteRe.FindStringSubmatch(s); m != nil {
+				med := strings.ToLower(m[1])
+				add(lore.ExtractedFact{
+					Subject: subject, SubjectType: speakerType, Predicate: "takes_medication", Object: med,
+					Text: factText("%s takes %s", subject, med), ValidAt: timePtr(ref), Confidence: 0.75,
+				})
+			}
 			// "junior UX designer at Takealot": a note with no subject
 			// gave the speaker's title (jobs.go, titleAtFragmentRe).
 			for _, f := range jobs {

@@ -51,6 +51,10 @@ func TestPassingMentions(t *testing.T) {
 		{name: "first week at a school", text: "first week at McGill!! studying mechanical engineering, send coffee", want: []triple{{s: "user", p: "studies_at", o: "McGill"}}},
 		{name: "first day at an employer", text: "my first day at Stripe went fine.", want: []triple{{s: "user", p: "works_at", o: "Stripe"}}},
 		{name: "someone else's first day", text: "Sam's first day at Google was fun.", never: []triple{{s: "user", p: "works_at", o: "Google"}}},
+		{name: "medication note", text: "Hello. Diabetes type 2. On metformin. What breakfast keeps blood sugar stable?", want: []triple{{s: "user", p: "takes_medication", o: "metformin"}}},
+		{name: "on a medication", text: "The doctor put me on ramipril last week.", want: []triple{{s: "user", p: "takes_medication", o: "ramipril"}}},
+		{name: "medication stopped", text: "I'm on sertraline since March. || I stopped taking sertraline.", want: []triple{{s: "user", p: "takes_medication", o: "sertraline", ended: true}}},
+		{name: "on the bus is no medication", text: "On the bus now.", never: []triple{{s: "user", p: "takes_medication", o: "the bus"}}},
 		{name: "sold car without a stored car", text: "I sold the car.", never: []triple{{s: "user", p: "drives", o: "", ended: true}}},
 	})
 }
