@@ -78,11 +78,17 @@ func applyEndedShare(c *candidateSet, f fused, at asOf, share float64, ws []stri
 	closers, _ := endings(c, at)
 	typed, _ := topicPredicates(ws)
 	hints := questionHints(ws)
+	// A topic the query names ("Where am I originally from?" asks for
+	// comes_from) is all it asks: the question word's hints ("where":
+	// lives_in) widen only a query that names none.
 	asked := func(pred string) bool {
-		if len(typed) == 0 && len(hints) == 0 {
+		if len(typed) > 0 {
+			return predicateIn(pred, typed)
+		}
+		if len(hints) == 0 {
 			return true
 		}
-		return predicateIn(pred, typed) || slices.ContainsFunc(hints, func(h string) bool { return strings.Contains(pred, h) })
+		return slices.ContainsFunc(hints, func(h string) bool { return strings.Contains(pred, h) })
 	}
 	// since reports whether a value of fact's subject and predicate holds at
 	// the read and began at or after fact's end: the story went on after

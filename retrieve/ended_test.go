@@ -131,6 +131,13 @@ func TestEndedShareAskedAttribute(t *testing.T) {
 	if f.Scores["city"] != 0.6 || f.Scores["job"] != 0.6 {
 		t.Errorf("open question: city %v, job %v, want both 0.6", f.Scores["city"], f.Scores["job"])
 	}
+	// "Where is Per originally from?" names its topic (comes_from): the
+	// "where" of the question does not make the move an answer.
+	f = newFused()
+	applyEndedShare(c, f, at, 1, []string{"where", "is", "per", "originally", "from"})
+	if f.Scores["city"] != 0.1 || f.Scores["job"] != 0.1 {
+		t.Errorf("origin question: city %v, job %v, want both 0.1", f.Scores["city"], f.Scores["job"])
+	}
 }
 
 // TestEndedShareSelfQuery: for a query about the user alone, another
