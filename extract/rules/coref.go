@@ -51,6 +51,10 @@ var (
 	possPronounRe = regexp.MustCompile(`(?i)\b(her|his)\s+(` + roleAdj + `(?:` + roleAlt + `))\b`)
 )
 
+// petIsRe is what follows a pronoun that means a pet: "he's our basset
+// hound", "she is my cat".
+var petIsRe = regexp.MustCompile(`^(?:'s|’s|\s+is)\s+(?i:(?:my|our)\s+(?:` + breedAlt + `|(?:[\p{L}-]+\s+)?(?:` + petAlt + `))\b)`)
+
 // introGender is the gender the word introducing a person gives them.
 var introGender = map[string]byte{"guy": 'm', "man": 'm', "boy": 'm', "dude": 'm', "bloke": 'm', "lad": 'm', "girl": 'f', "woman": 'f', "lady": 'f', "gal": 'f'}
 
@@ -172,6 +176,8 @@ func (c *collector) resolvePronouns(s, speaker string, before []antecedent) stri
 		var ref string
 		if lead := c.unknownLead(s[:m[4]]); lead != "" {
 			ref = lead
+		} else if petIsRe.MatchString(s[m[5]:]) {
+			continue // "…, he's our basset hound": a pet, read by breedFacts
 		} else {
 			ref = upTo(s[:m[4]], pronounGender(s[m[4]:m[5]]))
 		}

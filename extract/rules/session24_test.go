@@ -81,6 +81,7 @@ func TestGroupsHomesAndBreeds(t *testing.T) {
 		{name: "pupil's school", text: "My son Kofi has maths homework. Kofi is in year 9 at Roundhay School.", want: []triple{{s: "Kofi", p: "studies_at", o: "Roundhay School"}}},
 		{name: "word name before a verb", text: "also my wife crystal says put a line about hail damage.", want: []triple{{s: "user", p: "has_wife", o: "Crystal"}}},
 		{name: "word after a role is no name", text: "my son will come later. || my mom always says hi.", never: []triple{{s: "user", p: "has_son", o: "Will"}, {s: "user", p: "has_mom", o: "Always"}}},
+		{name: "pronoun breed after a pet's name", text: "My husband Earl is retired. || Saturday I've got to run Biscuit to the groomer, he's our basset hound and he rolls in everything.", want: []triple{{s: "user", p: "has_dog", o: "Biscuit"}, {s: "Biscuit", p: "breed", o: "basset hound"}}, never: []triple{{s: "Earl", p: "breed", o: "basset hound"}}},
 		{name: "no bare breed mid-sentence", text: "Max, lab results came back fine.", never: []triple{{s: "Max", p: "breed", o: "lab"}}},
 	})
 }
