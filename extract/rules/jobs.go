@@ -35,6 +35,12 @@ var (
 	// the message speaks of study).
 	firstDaysAtRe = regexp.MustCompile(`(?i:(?:^\s*|\b(?:my|our)\s+)(?:first|1st)\s+(?:full\s+)?(?:day|week|month|shift|semester|term)\s+(?:at|with)\s+)` + orgAlt)
 	studyWordsRe  = regexp.MustCompile(`(?i)\b(?:studying|study|student|uni|university|college|class|classes|lectures?|semester|term|degree|major|course)\b`)
+	// "i run a small roofing crew out of lubbock", "Lanto opened a hotely
+	// in Antalaha", "Kofi runs a phone repair shop": a business someone
+	// runs is their work.
+	businessNouns   = `(?:business|company|crew|firm|shop|store|bakery|restaurant|cafe|café|salon|studio|practice|clinic|farm|agency|garage|bar|pub|hotel|hotely|workshop|startup|stall|kiosk|cold\s+store|daycare|nursery|food\s+truck)`
+	myBusinessRe    = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:(?:now|still|also|just|finally)\s+)*(?:run|own|opened|started|manage)\s+(?:a|an|my|our)\s+)((?:[\p{L}-]+\s+){0,3}?` + businessNouns + `)\b`)
+	theirBusinessRe = regexp.MustCompile(nameRe + `\s+(?:(?:now|still|also|just|finally)\s+)*(?i:runs|owns|opened|started|manages|has)\s+(?i:a|an|his|her|their)\s+((?i:(?:[\p{L}-]+\s+){0,3}?` + businessNouns + `))\b`)
 	// "GOT THE JOB!!! junior UX designer at Takealot 🎉 starting in
 	// september": a title and employer said alone, as a note.
 	titleAtFragmentRe = regexp.MustCompile(`^\s*([\p{L}][\p{L} -]{1,40}?)\s+(?i:at|with)\s+` + orgAlt + `\s*(?:$|[!.,;:]|\p{So}|\s+(?i:starting|from|since|now|starts)\b)`)
@@ -525,6 +531,21 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 				Subject: subject, SubjectType: subjectType, Predicate: pred, Object: org, ObjectIsEntity: true, ObjectType: "organization",
 				Text: text, ValidAt: timePtr(ref), Confidence: 0.75,
 			})
+		}
+	}
+	business := func(s, sType, what string) {
+		what = strings.ToLower(strings.TrimSpace(what))
+		out = append(out, lore.ExtractedFact{
+			Subject: s, SubjectType: sType, Predicate: "works_as", Object: "runs " + withArticle(what),
+			Text: factText("%s runs %s", s, withArticle(what)), ValidAt: timePtr(ref), Confidence: 0.7,
+		})
+	}
+	if m := ownMatch(own, myBusinessRe, clause); m != nil && !unasserted(clause, m[0]) {
+		business(subject, subjectType, m[1])
+	}
+	for _, m := range theirBusinessRe.FindAllStringSubmatch(clause, -1) {
+		if !isStopName(m[1]) && !isPronoun(m[1]) && c.typeOf(m[1]) != "place" && c.typeOf(m[1]) != "organization" && !unasserted(clause, m[0]) {
+			business(c.entity(dropOpener(m[1]), "person"), "person", m[2])
 		}
 	}
 	// A note with no subject is the speaker's own, though no "I" says so.

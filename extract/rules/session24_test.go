@@ -55,6 +55,9 @@ func TestPassingMentions(t *testing.T) {
 		{name: "on a medication", text: "The doctor put me on ramipril last week.", want: []triple{{s: "user", p: "takes_medication", o: "ramipril"}}},
 		{name: "medication stopped", text: "I'm on sertraline since March. || I stopped taking sertraline.", want: []triple{{s: "user", p: "takes_medication", o: "sertraline", ended: true}}},
 		{name: "on the bus is no medication", text: "On the bus now.", never: []triple{{s: "user", p: "takes_medication", o: "the bus"}}},
+		{name: "runs a business", text: "i run a small roofing crew out of lubbock, 4 guys.", want: []triple{{s: "user", p: "works_as", o: "runs a small roofing crew"}}},
+		{name: "named person opened a business", text: "My brother Kofi runs a phone repair shop in Kumasi.", want: []triple{{s: "Kofi", p: "works_as", o: "runs a phone repair shop"}}},
+		{name: "a business wished for", text: "I want to open a bakery someday.", never: []triple{{s: "user", p: "works_as", o: "runs a bakery"}}},
 		{name: "sold car without a stored car", text: "I sold the car.", never: []triple{{s: "user", p: "drives", o: "", ended: true}}},
 	})
 }
