@@ -353,6 +353,13 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 				// to play or do; "I have stopped the Italian course":
 				// what they study.
 				g = firstWord(stripDeterminer(lower))
+				// "gave up the car": the car the speaker drove.
+				if obj := stripDeterminer(cleanEnd(rest)); kindOf(obj) == "car" || strings.EqualFold(obj, "car") {
+					if car, ok := c.prior(subject, "drives", ""); ok && car != "" {
+						out = append(out, ended(subject, subjectType, "drives", "drives", car, false, "", ref))
+					}
+					break
+				}
 				for _, p := range []string{"plays", "does", "major"} {
 					if held, ok := c.prior(subject, p, g); ok && g != "" {
 						out = append(out, ended(subject, subjectType, p, p, held, false, "", ref))

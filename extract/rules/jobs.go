@@ -33,7 +33,9 @@ var (
 	// "first week at McGill!! studying mechanical engineering", "my first
 	// day at Stripe went fine": a new school or employer (a school when
 	// the message speaks of study).
-	firstDaysAtRe = regexp.MustCompile(`(?i:(?:^\s*|\b(?:my|our)\s+)(?:first|1st)\s+(?:full\s+)?(?:day|week|month|shift|semester|term)\s+(?:at|with)\s+)` + orgAlt)
+	// "New job at Accenture starts Monday", "my new job at Ocado" (another's
+	// is "his new job").
+	firstDaysAtRe = regexp.MustCompile(`(?i:(?:^\s*|\b(?:my|our)\s+)(?:(?:first|1st)\s+(?:full\s+)?(?:day|week|month|shift|semester|term)|(new)\s+(?:job|position|role|gig))\s+(?:at|with)\s+)` + orgAlt)
 	studyWordsRe  = regexp.MustCompile(`(?i)\b(?:studying|study|student|uni|university|college|class|classes|lectures?|semester|term|degree|major|course)\b`)
 	// "i run a small roofing crew out of lubbock", "Lanto opened a hotely
 	// in Antalaha", "Kofi runs a phone repair shop": a business someone
@@ -521,10 +523,10 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 		}
 	}
 	if m := firstDaysAtRe.FindStringSubmatch(clause); m != nil {
-		if org := orgName(m[1]); org != "" && startsUpper(org) && !isTemporalWord(lore.NormalizeName(org)) {
+		if org := orgName(m[2]); org != "" && startsUpper(org) && !isTemporalWord(lore.NormalizeName(org)) {
 			org = c.entity(c.fullName(org), "organization")
 			pred, text := "works_at", factText("%s works at %s", subject, org)
-			if studyWordsRe.MatchString(c.message) {
+			if m[1] == "" && studyWordsRe.MatchString(c.message) {
 				pred, text = "studies_at", factText("%s studies at %s", subject, org)
 			}
 			out = append(out, lore.ExtractedFact{

@@ -66,6 +66,14 @@ var statements = []statement{
 	// nothing about where.
 	{re: regexp.MustCompile(subj + `(?:live|living|lives)\s+(?:still\s+|now\s+|currently\s+)?(?:(?:out|over|down|up)\s+)?in\s+(.+)`), predicate: "lives_in", verb: "lives in", objectType: "place", confidence: 0.85},
 	{re: regexp.MustCompile(subj + `(?:moved|moving|relocated|relocating)\s+(?:back\s+)?to\s+(.+)`), predicate: "lives_in", verb: "moved to", objectType: "place", event: true, confidence: 0.8},
+	// "I'm now living in Lisbon", "we are currently living in Ghent"
+	{re: regexp.MustCompile(`(?i)\b(?:i|we)\s+(?:am|are)\s+(?:(?:now|currently|still|actually)\s+)*living\s+(?:(?:out|over|down|up)\s+)?in\s+(?-i:(\p{Lu}.+))`), predicate: "lives_in", verb: "lives in", objectType: "place", confidence: 0.85},
+	// "finally got the keys to the flat in Porto", "just moved into a new
+	// place in Brooklyn", "we bought a house in Galway", "we have now
+	// moved into a flat at Nordnes": a home taken.
+	{re: regexp.MustCompile(`(?i)(?:^|\b(?:i|we)\s+)(?:(?:have|has|just|finally|now|recently)\s+)*(?:got\s+the\s+keys\s+(?:to|for)|moved\s+into|bought)\s+(?:a|an|the|our|my)\s+(?:(?:new|little|small|tiny|old|first)\s+)*(?:flat|house|apartment|apt|place|home|condo|cottage|townhouse)\s+(?:in|at)\s+(?-i:(\p{Lu}.+))`), predicate: "lives_in", verb: "moved to", objectType: "place", event: true, confidence: 0.75},
+	// "Back in Toronto for good."
+	{re: regexp.MustCompile(`(?i)(?:^|\b(?:i\s+am|i'm|we\s+are|we're)\s+)(?:now\s+)?back\s+(?:home\s+)?in\s+(?-i:(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?))\s+for\s+good\b`), predicate: "lives_in", verb: "moved to", objectType: "place", event: true, confidence: 0.8},
 	// "Julien and I moved in together in Verdun", "I moved in with Sam in
 	// Leith": a home shared from then on.
 	{re: regexp.MustCompile(subj + `(?:moved|moving)\s+in\s+(?:together|with\s+\p{Lu}[\p{L}-]*)\s+(?:in|to)\s+(?-i:(\p{Lu}.+))`), predicate: "lives_in", verb: "moved to", objectType: "place", event: true, confidence: 0.8},
@@ -88,6 +96,8 @@ var statements = []statement{
 	{re: regexp.MustCompile(subj + `(?:work|working|works)\s+(?:(?:part|full)[- ]time\s+|remotely\s+)?(?:at|for)\s+(.+)`), predicate: "works_at", verb: "works at", objectType: "organization", confidence: 0.85},
 	{re: regexp.MustCompile(subj + `(?:got|started|landed|accepted|took|start|starting)\s+(?:a\s+|an\s+|my\s+|the\s+)?(?:new\s+)?(?:(?:part|full)[- ]time\s+|summer\s+|weekend\s+)?(?:job|position|post|role|offer|internship)\s+(?:at|with|from)\s+(.+)`), predicate: "works_at", verb: "started a job at", objectType: "organization", event: true, confidence: 0.8},
 	{re: regexp.MustCompile(subj + `(?:am\s+|are\s+)?(?:start|starting|started|begin|beginning|began)\s+(?:work(?:ing)?\s+|(?:a|my)\s+new\s+job\s+)?(?:at|with)\s+(\p{Lu}.+)`), predicate: "works_at", verb: "works at", objectType: "organization", event: true, confidence: 0.8},
+	// "I've been at Spotify for two months now": an employer held a while.
+	{re: regexp.MustCompile(`(?i)\b(?:i|we)\s+(?:have|'ve|’ve)\s+been\s+(?:working\s+)?at\s+(?-i:(\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*)*))\s+(?:for|since)\s`), predicate: "works_at", verb: "works at", objectType: "organization", confidence: 0.8},
 	// "i got hired at Atelier Brume": a capital, since "hired at the
 	// last minute" is no employer.
 	{re: regexp.MustCompile(subj + `(?:got|was|were|been|get)\s+hired\s+(?:at|by)\s+(\p{Lu}.+)`), predicate: "works_at", verb: "works at", objectType: "organization", event: true, confidence: 0.8},

@@ -85,12 +85,24 @@ func (c *collector) petNames(s, speaker, speakerType string, ref time.Time) []lo
 
 // petLossRe is a named pet said to have died: "Bamse passed away last
 // month", "our cat Miso died", "Rex had to be put down".
+var rolePetLossRe = regexp.MustCompile(`(?i:\b(?:the|our|my)\s+(?:old\s+|poor\s+|sweet\s+)?(` + petAlt + `)\s+(?:(?:has\s+|had\s+)?(?:sadly\s+|finally\s+)?(?:passed\s+away|passed|died)|was\s+put\s+down|had\s+to\s+be\s+put\s+down))\b`)
+
 var petLossRe = regexp.MustCompile(nameRe + `\s+(?:(?:has\s+|had\s+)?(?:sadly\s+|finally\s+)?(?:passed\s+away|passed|died)|was\s+put\s+down|had\s+to\s+be\s+put\s+down)\b`)
 
 // petLoss ends the speaker's relation to a pet said to have died: "Do I
 // still have Bamse?" then finds the turn that said so.
 func (c *collector) petLoss(subject, subjectType, sentence string, ref time.Time) []lore.ExtractedFact {
 	var out []lore.ExtractedFact
+	// "the cat passed in March": the one pet of that kind the speaker has.
+	for _, m := range rolePetLossRe.FindAllStringSubmatch(sentence, -1) {
+		role := canonicalRole(strings.ToLower(m[1]))
+		if name, ok := c.prior(subject, rolePredicate(role), ""); ok && name != "" {
+			if f := c.relationFact(subject, subjectType, role, name, ref); f != nil {
+				f.ValidAt, f.InvalidAt = nil, timePtr(ref)
+				out = append(out, *f)
+			}
+		}
+	}
 	for _, m := range petLossRe.FindAllStringSubmatch(sentence, -1) {
 		if isStopName(m[1]) || isPronoun(m[1]) {
 			continue

@@ -652,6 +652,9 @@ func (c *collector) statements(subject, subjectType, sentence string, spans []te
 			// The verb itself is the predicate: "adopted", "painted".
 			verbWord := lastWord(sentence[m[0]:objStart])
 			predicate, verb = strings.ToLower(verbWord), strings.ToLower(verbWord)
+			if predicate == "gave" && strings.HasPrefix(strings.ToLower(strings.TrimSpace(sentence[objStart:objEnd])), "up ") {
+				continue // "gave up the car" is an ending (endings.go)
+			}
 		}
 		object := cleanObject(sentence[objStart:objEnd], spans, objStart)
 		if st.objectType == "place" {

@@ -58,6 +58,16 @@ func TestPassingMentions(t *testing.T) {
 		{name: "runs a business", text: "i run a small roofing crew out of lubbock, 4 guys.", want: []triple{{s: "user", p: "works_as", o: "runs a small roofing crew"}}},
 		{name: "named person opened a business", text: "My brother Kofi runs a phone repair shop in Kumasi.", want: []triple{{s: "Kofi", p: "works_as", o: "runs a phone repair shop"}}},
 		{name: "a business wished for", text: "I want to open a bakery someday.", never: []triple{{s: "user", p: "works_as", o: "runs a bakery"}}},
+		{name: "keys to a flat", text: "finally got the keys to the flat in Porto!", want: []triple{{s: "user", p: "lives_in", o: "Porto"}}},
+		{name: "moved into a place", text: "Just moved into a new place in Brooklyn.", want: []triple{{s: "user", p: "lives_in", o: "Brooklyn"}}},
+		{name: "bought a house", text: "we bought a house in Galway.", want: []triple{{s: "user", p: "lives_in", o: "Galway"}}},
+		{name: "now living in", text: "I'm now living in Lisbon.", want: []triple{{s: "user", p: "lives_in", o: "Lisbon"}}},
+		{name: "back for good", text: "We're back in Toronto for good.", want: []triple{{s: "user", p: "lives_in", o: "Toronto"}}},
+		{name: "been at an employer", text: "I've been at Spotify for two months now.", want: []triple{{s: "user", p: "works_at", o: "Spotify"}}},
+		{name: "new job note", text: "New job at Accenture starts Monday.", want: []triple{{s: "user", p: "works_at", o: "Accenture"}}},
+		{name: "another's new job", text: "his new job at Google is great.", never: []triple{{s: "user", p: "works_at", o: "Google"}}},
+		{name: "gave up the car", text: "I drive a Honda Civic. || gave up the car, it was too expensive.", want: []triple{{s: "user", p: "drives", o: "Honda Civic", ended: true}}},
+		{name: "unnamed pet died", text: "We have a cat, Mochi. || the cat passed in March.", want: []triple{{s: "user", p: "has_cat", o: "Mochi", ended: true}}},
 		{name: "sold car without a stored car", text: "I sold the car.", never: []triple{{s: "user", p: "drives", o: "", ended: true}}},
 	})
 }
