@@ -34,8 +34,12 @@ var (
 	notDoingRe = regexp.MustCompile(`^(?i:working|employed|based|living|staying)\s+((?i:at|for|with|in))\s+`)
 	// "Felix isn't my roommate anymore", "Dana is no longer my boss"
 	notMyRoleRe = regexp.MustCompile(nameRe + `\s+(?i:(?:is\s+not|isn't|isn’t)\s+(?:my|our)\s+(` + roleAlt + `)\s+any\s?more|is\s+no\s+longer\s+(?:my|our)\s+(` + roleAlt + `))\b`)
-	// "Chloe and I broke up"
-	brokeUpRe = regexp.MustCompile(`\b(\p{Lu}[\p{L}-]+)\s+and\s+(?:I|i)\s+(?:just\s+|finally\s+|officially\s+)?(?:broke\s+up|split\s+up|separated|divorced|got\s+divorced)\b`)
+	// "Chloe and I broke up", "Sara and I are no longer together"
+	brokeUpRe = regexp.MustCompile(`\b(\p{Lu}[\p{L}-]+)\s+and\s+(?:I|i)\s+(?:just\s+|finally\s+|officially\s+)?(?:broke\s+up|split\s+up|split(?:\s*[.,;!]|\s+(?:in|last|this|after|over|recently|a\s+few|two|three)\b)|separated|divorced|got\s+divorced|called\s+it\s+off|are\s+(?:no\s+longer|not)\s+together(?:\s+any\s?more)?|are\s+done)\b`)
+	// "my girlfriend and I split up", "I'm single again": the partner the
+	// speaker has by role (or is dating) is no longer.
+	roleBrokeUpRe = regexp.MustCompile(`(?i:\b(?:my|our)\s+(` + strings.Join(partnerRolesList, "|") + `)\s+and\s+i\s+(?:just\s+|finally\s+|officially\s+)?(?:broke\s+up|split\s+up|split(?:\s*[.,;!]|\s+(?:in|last|this|after|over|recently|a\s+few|two|three)\b)|separated|divorced|got\s+divorced|called\s+it\s+off|are\s+(?:no\s+longer|not)\s+together))\b`)
+	singleAgainRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|im|i’m)\s+(?:officially\s+|now\s+)?single\s+(?:again|now)\b)`)
 	// "last day at Trellis was Friday", "my last shift at the juice bar is
 	// Sunday": the employer ends.
 	// Said without "my" only at the start of a sentence or list item
@@ -565,6 +569,16 @@ func (c *collector) sentenceEndings(subject, subjectType, sentence string, ref t
 	if m := brokeUpRe.FindStringSubmatch(sentence); m != nil && !isStopName(m[1]) {
 		return append(out, c.breakUp(subject, subjectType, m[1], ref)...)
 	}
+	if m := roleBrokeUpRe.FindStringSubmatch(sentence); m != nil {
+		if name, ok := c.prior(subject, rolePredicate(canonicalRole(strings.ToLower(m[1]))), ""); ok && name != "" {
+			return append(out, c.breakUp(subject, subjectType, name, ref)...)
+		}
+	}
+	if singleAgainRe.MatchString(sentence) {
+		if name, ok := c.prior(subject, "dates", ""); ok && name != "" {
+			return append(out, c.breakUp(subject, subjectType, name, ref)...)
+		}
+	}
 	return out
 }
 
@@ -603,7 +617,10 @@ func (c *collector) endRoles(subject, subjectType string, roles []string, name s
 }
 
 // partnerRoles are the roles a break-up ends.
-var partnerRoles = []string{"girlfriend", "boyfriend", "partner", "fiance", "fiancee", "wife", "husband", "spouse"}
+var partnerRoles = partnerRolesList
+
+// partnerRolesList are the roles of a partner, in a fixed order.
+var partnerRolesList = []string{"girlfriend", "boyfriend", "partner", "fiance", "fiancee", "wife", "husband", "spouse"}
 
 // breakUp ends the speaker's dating name and the partner role they gave
 // them ("Chloe and I broke up": Chloe is no longer user's girlfriend).

@@ -102,7 +102,8 @@ var statements = []statement{
 	// last minute" is no employer.
 	{re: regexp.MustCompile(subj + `(?:got|was|were|been|get)\s+hired\s+(?:at|by)\s+(\p{Lu}.+)`), predicate: "works_at", verb: "works at", objectType: "organization", event: true, confidence: 0.8},
 	{re: regexp.MustCompile(subj + `(?:work|working)\s+as\s+(?:a\s+|an\s+)?(.+)`), predicate: "works_as", verb: "works as", confidence: 0.85},
-	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm|i(?:\s+(?:just|finally|recently))?\s+got)\s+(?:now\s+)?(?:married|engaged)\s+to\s+(.+)`), predicate: "married_to", verb: "is married to", objectType: "person", confidence: 0.85},
+	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm|i(?:\s+(?:just|finally|recently))?\s+got)\s+(?:now\s+)?married\s+to\s+(.+)`), predicate: "married_to", verb: "is married to", objectType: "person", confidence: 0.85},
+	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm|i(?:\s+(?:just|finally|recently))?\s+got)\s+(?:now\s+)?engaged\s+to\s+(.+)`), predicate: "engaged_to", verb: "is engaged to", objectType: "person", confidence: 0.85},
 	// "I'm from Penang", "I'm originally from Kochi"; a capital, since "I'm
 	// from work" is no origin.
 	{re: regexp.MustCompile(`(?i)\b(?:i am|i'm|we are|we're)\s+(?:originally\s+|actually\s+)?from\s+(?-i:(\p{Lu}.+))`), predicate: "comes_from", verb: "comes from", objectType: "place", confidence: 0.8},

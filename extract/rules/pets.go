@@ -150,7 +150,8 @@ var (
 	petBreedRe = regexp.MustCompile(`(?i:\b(?:` + petAlt + `))\s+` + nameRe + `,\s+(?i:(a|an)\s+` + breedAlt + `)\b`)
 	// "We adopted a rescue greyhound named Luna": a pet the speaker took
 	// in, by its breed.
-	acquiredBreedRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:(?:just|finally|recently|have|have\s+just)\s+)*(?:adopted|got|bought|rescued|brought\s+home|took\s+in)\s+(?:a|an)\s+` + breedAlt + `\s+(?:named|called))\s+` + nameRe)
+	// "We got a puppy, a beagle called Max" too.
+	acquiredBreedRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:(?:just|finally|recently|have|have\s+just)\s+)*(?:adopted|got|bought|rescued|brought\s+home|took\s+in)\s+(?:a|an)\s+(?:(?:` + petAlt + `)\s*,\s+(?:a|an)\s+)?` + breedAlt + `\s+(?:named|called))\s+` + nameRe)
 )
 
 // breedOf returns the pet role of a breed phrase ("black lab" → dog).

@@ -99,6 +99,9 @@ var datingRoles = map[string]bool{"girlfriend": true, "boyfriend": true}
 // "Imogen and I started dating", "Imogen and I are together now"
 var datingRe = regexp.MustCompile(`\b` + nameRe + `\s+and\s+(?:I|i)\s+(?:just\s+|finally\s+|officially\s+)?(?:started\s+dating|started\s+seeing\s+each\s+other|are\s+(?:now\s+)?dating|got\s+together|are\s+(?:now\s+)?together|are\s+(?:now\s+)?a\s+couple)\b`)
 
+// "Tom and I got married last month", "Hana and I just got engaged"
+var pairMarriedRe = regexp.MustCompile(`\b` + nameRe + `\s+and\s+(?:I|i)\s+(?:just\s+|finally\s+|officially\s+)?got\s+(married|engaged)\b`)
+
 // newPartnerNameRe is a new partner named in the next breath: "I'm seeing
 // someone new?? his name is dev", "I've met someone. Her name is Ana."
 var newPartnerNameRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m|im|i've|i’ve|ive|i\s+have|i)\s+(?:(?:been|just|finally|now|kind\s+of|kinda|sort\s+of)\s+)*(?:(?:seeing|dating)\s+(?:someone|somebody|a\s+(?:guy|girl|man|woman))|met\s+(?:someone|somebody))(?:\s+new)?\b[^.!?]{0,40}[.!?]*\s*(?:[a-z]+\s+){0,2}(?:his|her|their)\s+name\s+is\s+)(\p{L}+)`)
@@ -230,6 +233,20 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 		if !isStopName(m[1]) && !isPronoun(m[1]) {
 			facts = append(facts, dating(subject, subjectType, c.entity(m[1], "person"), ref))
 		}
+	}
+	for _, m := range pairMarriedRe.FindAllStringSubmatch(sentence, -1) {
+		if isStopName(m[1]) || isPronoun(m[1]) || unasserted(sentence, m[0]) {
+			continue
+		}
+		name := c.entity(dropOpener(m[1]), "person")
+		pred, verb := "married_to", "is married to"
+		if strings.EqualFold(m[2], "engaged") {
+			pred, verb = "engaged_to", "is engaged to"
+		}
+		facts = append(facts, lore.ExtractedFact{
+			Subject: subject, SubjectType: subjectType, Predicate: pred, Object: name, ObjectIsEntity: true, ObjectType: "person",
+			Text: factText("%s %s %s", subject, verb, name), ValidAt: timePtr(ref), Confidence: 0.8,
+		})
 	}
 	for _, m := range theirDatingRe.FindAllStringSubmatch(sentence, -1) {
 		who, name := m[1], m[3]

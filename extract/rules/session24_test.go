@@ -68,6 +68,13 @@ func TestPassingMentions(t *testing.T) {
 		{name: "another's new job", text: "his new job at Google is great.", never: []triple{{s: "user", p: "works_at", o: "Google"}}},
 		{name: "gave up the car", text: "I drive a Honda Civic. || gave up the car, it was too expensive.", want: []triple{{s: "user", p: "drives", o: "Honda Civic", ended: true}}},
 		{name: "unnamed pet died", text: "We have a cat, Mochi. || the cat passed in March.", want: []triple{{s: "user", p: "has_cat", o: "Mochi", ended: true}}},
+		{name: "got married", text: "Tom and I got married last month.", want: []triple{{s: "user", p: "married_to", o: "Tom"}}},
+		{name: "engaged is not married", text: "I'm engaged to Priya now!", want: []triple{{s: "user", p: "engaged_to", o: "Priya"}}, never: []triple{{s: "user", p: "married_to", o: "Priya"}}},
+		{name: "role broke up", text: "My girlfriend Ana is great. || My girlfriend and I split up.", want: []triple{{s: "user", p: "has_girlfriend", o: "Ana", ended: true}}},
+		{name: "single again", text: "I'm dating Leo. || I'm single again.", want: []triple{{s: "user", p: "dates", o: "Leo", ended: true}}},
+		{name: "no longer together", text: "My girlfriend Sara is a nurse. || Sara and I are no longer together.", want: []triple{{s: "user", p: "dates", o: "Sara", ended: true}}},
+		{name: "split outings is no break-up", text: "my babe tolu and i split outings, shes a pharmacist", never: []triple{{s: "user", p: "dates", o: "Tolu", ended: true}}},
+		{name: "pet then breed called", text: "We got a puppy, a beagle called Max.", want: []triple{{s: "user", p: "has_dog", o: "Max"}}},
 		{name: "sold car without a stored car", text: "I sold the car.", never: []triple{{s: "user", p: "drives", o: "", ended: true}}},
 	})
 }
