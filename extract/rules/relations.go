@@ -58,6 +58,12 @@ var (
 	// "Tammy got a job offer in Denver and they moved up there in August":
 	// "there" is the place named before it in the sentence.
 	movedThereRe = regexp.MustCompile(`\b` + nameRe + `\s+[^.!?;]{0,80}?\b(?i:in|to)\s+` + placeAlt + `\b[^.!?;]{0,40}?\b(?i:(?:and\s+)?(?:they|she|he)\s+)?(?i:(?:have|has|just|finally|then)\s+)*(?i:moved|relocated)\s+(?i:(?:up|down|over|out|back)\s+)?(?i:there)\b`)
+	// "Emma's in Milan now", "Kofi is living in Leeds these days": a home
+	// said to hold now ("Emma is in Milan" alone may be a trip).
+	thirdInNowRe = regexp.MustCompile(`\b` + nameRe + `(?:\s+is|'s|’s)\s+(?:now\s+)?(?:living\s+|based\s+)?in\s+` + placeAlt + `\s+(?:now|these\s+days|nowadays)\b`)
+	// "my sister had a baby girl, Mia", "we had a baby boy named Theo": a
+	// new child of the speaker's relative, or of the speaker.
+	babyRe = regexp.MustCompile(`(?i:\b(?:(?:my|our)\s+` + roleAdj + `(` + roleAlt + `)|(we|i))\s+(?:just\s+)?had\s+(?:a\s+)?(?:baby|little)\s+(girl|boy)(?:\s*,\s*|\s+(?:named|called)\s+))` + nameRe)
 	// "Yaw and Nana have relocated to Manchester": two people's home.
 	pairMovedRe = regexp.MustCompile(`\b` + nameRe + `\s+and\s+` + nameRe + `\s+(?:(?:have|just|recently|finally|both|now)\s+)*(?:moved|relocated|live|are\s+living)\s+(?:back\s+)?(?:in|to)\s+` + placeAlt)
 	// "Kenji is visiting us from Sapporo", "Chioma is flying in from
@@ -379,6 +385,20 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 	}
 	for _, m := range thirdLivesRe.FindAllStringSubmatch(sentence, -1) {
 		third(m, "lives_in", "lives in", "place")
+	}
+	for _, m := range thirdInNowRe.FindAllStringSubmatch(sentence, -1) {
+		if c.typeOf(m[1]) == "person" && !isTemporalWord(lore.NormalizeName(m[2])) {
+			third(m, "lives_in", "lives in", "place")
+		}
+	}
+	for _, m := range babyRe.FindAllStringSubmatch(sentence, -1) {
+		child := map[string]string{"girl": "daughter", "boy": "son"}[strings.ToLower(m[3])]
+		if m[2] != "" {
+			add(c.relationFact(subject, subjectType, child, m[4], ref))
+		} else if parent, intro := c.roleHolder(subject, subjectType, m[1], ref); parent != "" {
+			facts = append(facts, intro...)
+			add(c.relationFact(parent, "person", child, m[4], ref))
+		}
 	}
 	for _, m := range movedThereRe.FindAllStringSubmatch(sentence, -1) {
 		if c.typeOf(m[1]) == "person" && !isTemporalWord(lore.NormalizeName(m[2])) {

@@ -102,6 +102,11 @@ func TestGroupsHomesAndBreeds(t *testing.T) {
 		{name: "word name before a verb", text: "also my wife crystal says put a line about hail damage.", want: []triple{{s: "user", p: "has_wife", o: "Crystal"}}},
 		{name: "word after a role is no name", text: "my son will come later. || my mom always says hi.", never: []triple{{s: "user", p: "has_son", o: "Will"}, {s: "user", p: "has_mom", o: "Always"}}},
 		{name: "pronoun breed after a pet's name", text: "My husband Earl is retired. || Saturday I've got to run Biscuit to the groomer, he's our basset hound and he rolls in everything.", want: []triple{{s: "user", p: "has_dog", o: "Biscuit"}, {s: "Biscuit", p: "breed", o: "basset hound"}}, never: []triple{{s: "Earl", p: "breed", o: "basset hound"}}},
+		{name: "unnamed role's employer", text: "my brother got a job at Amazon.", want: []triple{{s: "user's brother", p: "works_at", o: "Amazon"}}},
+		{name: "named person in a city now", text: "My sister Emma lives in Rome. || Emma's in Milan now.", want: []triple{{s: "Emma", p: "lives_in", o: "Milan"}}},
+		{name: "in a city for work is no home", text: "My sister Emma lives in Rome. || Emma is in Paris for work.", never: []triple{{s: "Emma", p: "lives_in", o: "Paris"}}},
+		{name: "relative's baby", text: "My sister Emma lives in Rome. || my sister had a baby girl, Mia.", want: []triple{{s: "Emma", p: "has_daughter", o: "Mia"}}},
+		{name: "own baby", text: "we had a baby boy named Theo.", want: []triple{{s: "user", p: "has_son", o: "Theo"}}},
 		{name: "no bare breed mid-sentence", text: "Max, lab results came back fine.", never: []triple{{s: "Max", p: "breed", o: "lab"}}},
 	})
 }

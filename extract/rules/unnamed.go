@@ -25,12 +25,13 @@ const (
 	roleLivesTail     = `\s+(?i:(?:just|finally|recently|also|now)\s+)*(?i:lives|lived|has\s+moved|moved|is\s+living|is|'s|’s)\s+(?i:(?:back|still|now|up|down|over|out)\s+)*(?i:in|to)\s+` + placeAlt
 	roleMovedFromTail = `\s+(?i:(?:just|finally|recently|has|have)\s+)*(?i:moved|relocated)\s+(?:[^,.;!?]{1,30}?\s+)?(?i:from)\s+` + placeAlt + `\s+(?i:to)\s+` + placeAlt
 	roleFromTail      = `\s+(?i:is|'s|’s|comes|came)\s+(?i:originally\s+)?(?i:from)\s+` + placeAlt
+	roleEmployerTail  = `\s+(?i:(?:just|finally|recently|now|also)\s+)*(?i:works|worked|is\s+working|got\s+a\s+(?:new\s+)?job|started|started\s+working|got\s+hired|was\s+hired)\s+(?i:at|for|with)\s+` + orgAlt
 	roleJobTail       = `\s+(?i:is|'s|’s|works\s+as)\s+(?i:(?:now|also|still)\s+)?(?i:(a|an)\s+)?([^,;!?()]+?)(?:\s+(?i:and|but|so|because)\s|[,;!?()]|$)`
 )
 
 // roleSubjectPatterns are the role-subject patterns, by whose role.
 type roleSubjectPatterns struct {
-	lives, movedFrom, from, job *regexp.Regexp
+	lives, movedFrom, from, job, employer *regexp.Regexp
 	// named: group 1 is the possessor's name, and the role and the rest
 	// come one group later than after "my".
 	named bool
@@ -42,6 +43,7 @@ func newRoleSubjectPatterns(subject string, named bool) roleSubjectPatterns {
 		movedFrom: regexp.MustCompile(subject + roleMovedFromTail),
 		from:      regexp.MustCompile(subject + roleFromTail),
 		job:       regexp.MustCompile(subject + roleJobTail),
+		employer:  regexp.MustCompile(subject + roleEmployerTail),
 		named:     named,
 	}
 }
@@ -188,6 +190,20 @@ func (c *collector) roleSubjectFacts(p roleSubjectPatterns, subject, subjectType
 	})
 	each(p.from, func(g []string, owner, ownerType string) {
 		place(g, owner, ownerType, "comes_from", "comes from")
+	})
+	// "my brother got a job at Amazon"
+	each(p.employer, func(g []string, owner, ownerType string) {
+		org := orgName(g[1])
+		if org == "" || !startsUpper(org) || isTemporalWord(lore.NormalizeName(org)) {
+			return
+		}
+		if who := about(owner, ownerType, g[0]); who != "" {
+			org = c.entity(c.fullName(org), "organization")
+			out = append(out, lore.ExtractedFact{
+				Subject: who, SubjectType: "person", Predicate: "works_at", Object: org, ObjectIsEntity: true, ObjectType: "organization",
+				Text: factText("%s works at %s", who, org), ValidAt: timePtr(ref), Confidence: 0.7,
+			})
+		}
 	})
 	each(p.job, func(g []string, owner, ownerType string) {
 		title, _ := splitJob(g[2])
