@@ -39,6 +39,7 @@ var (
 	// "my girlfriend and I split up", "I'm single again": the partner the
 	// speaker has by role (or is dating) is no longer.
 	roleBrokeUpRe = regexp.MustCompile(`(?i:\b(?:my|our)\s+(` + strings.Join(partnerRolesList, "|") + `)\s+and\s+i\s+(?:just\s+|finally\s+|officially\s+)?(?:broke\s+up|split\s+up|split(?:\s*[.,;!]|\s+(?:in|last|this|after|over|recently|a\s+few|two|three)\b)|separated|divorced|got\s+divorced|called\s+it\s+off|are\s+(?:no\s+longer|not)\s+together))\b`)
+	outOfWorkRe   = regexp.MustCompile(`(?i:\b(?:(?:i\s+am|i'm|im|i’m)\s+(?:now\s+|officially\s+|finally\s+)?(?:retired|unemployed|out\s+of\s+work|between\s+jobs)|i\s+(?:just\s+)?(?:got|was|have\s+been|'ve\s+been)\s+(?:laid\s+off|made\s+redundant|let\s+go)|i\s+(?:just\s+)?lost\s+my\s+job))\b`)
 	singleAgainRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|im|i’m)\s+(?:officially\s+|now\s+)?single\s+(?:again|now)\b)`)
 	// "last day at Trellis was Friday", "my last shift at the juice bar is
 	// Sunday": the employer ends.
@@ -458,6 +459,10 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 	}
 	m := noLongerRe.FindStringSubmatch(clause)
 	if m != nil && strings.Contains(strings.ToLower(m[0]), "longer") || m != nil && anymoreRe.MatchString(clause) {
+		// "I don't run anymore": the activity held as "does running".
+		if held, ok := c.heldActivity(subject, m[1]); ok {
+			return append(out, ended(subject, subjectType, "does", "does", held, false, "", ref))
+		}
 		pred, said, obj, typ, ent := verbFact(m[1], m[2])
 		if obj != "" && !isPronoun(obj) {
 			if ent {
@@ -521,6 +526,21 @@ func (c *collector) switchedTo(subject, subjectType, clause string, ref time.Tim
 	return nil
 }
 
+// heldActivity is the speaker's current "does" value that is verb's -ing
+// form ("run" → "running", "swim" → "swimming", "dance" → "dancing").
+func (c *collector) heldActivity(subject, verb string) (string, bool) {
+	v := strings.ToLower(verb)
+	if len(v) < 3 {
+		return "", false
+	}
+	for _, ing := range []string{v + "ing", v + v[len(v)-1:] + "ing", strings.TrimSuffix(v, "e") + "ing"} {
+		if held, ok := c.prior(subject, "does", ing); ok && strings.EqualFold(held, ing) {
+			return held, true
+		}
+	}
+	return "", false
+}
+
 // switchable are the predicates whose held value "switched from X to Y"
 // can name when the words say no kind: what someone studies, drives, codes
 // in or does.
@@ -573,6 +593,19 @@ func (c *collector) sentenceEndings(subject, subjectType, sentence string, ref t
 		if name, ok := c.prior(subject, rolePredicate(canonicalRole(strings.ToLower(m[1]))), ""); ok && name != "" {
 			return append(out, c.breakUp(subject, subjectType, name, ref)...)
 		}
+	}
+	// "I'm retired now": the employer and the title end; "I got laid off",
+	// "I'm unemployed at the moment": the employer.
+	if m := outOfWorkRe.FindStringSubmatch(sentence); m != nil && !unasserted(sentence, m[0]) {
+		if org, ok := c.prior(subject, "works_at", ""); ok && org != "" {
+			out = append(out, ended(subject, subjectType, "works_at", "works at", org, startsUpper(org), "organization", ref))
+		}
+		if retired := strings.Contains(strings.ToLower(m[0]), "retired"); retired {
+			if title, ok := c.prior(subject, "works_as", ""); ok && title != "" {
+				out = append(out, ended(subject, subjectType, "works_as", "works as", title, false, "", ref))
+			}
+		}
+		return out
 	}
 	if singleAgainRe.MatchString(sentence) {
 		if name, ok := c.prior(subject, "dates", ""); ok && name != "" {

@@ -125,6 +125,8 @@ var statements = []statement{
 	// "the doctor put me on ramipril".
 	{re: regexp.MustCompile(`(?i)(?:\b(?:i\s+am|i'm|im|i’m)\s+(?:(?:now|still|also|currently)\s+)*on|\b(?:i|we)\s+(?:(?:now|still|also|currently|have\s+to|need\s+to)\s+)*(?:take|am\s+taking|have\s+been\s+taking|started\s+taking|started\s+on)|\b(?:put\s+me\s+on|prescribed\s+me|i\s+was\s+prescribed|i\s+got\s+prescribed))\s+(?:daily\s+|low[- ]dose\s+)?` + medicationAlt + `\b`), predicate: "takes_medication", verb: "takes", event: true, confidence: 0.8, literal: true},
 	{re: regexp.MustCompile(subj + conditionVerb + conditionAlt + `\b`), predicate: "has_condition", verb: "has", confidence: 0.8, literal: true},
+	// "so pescatarian now", "vegan these days": a diet said to hold now.
+	{re: regexp.MustCompile(`(?i)(?:^\s*|,\s*|\bso\s+)(?:(?:i\s+am|i'm|im)\s+)?(?:now\s+)?(?:a\s+)?` + dietAlt + `\s+(?:now|these\s+days|nowadays)\b`), predicate: "diet", verb: "is", confidence: 0.8},
 	// "I went fully vegan in June", "we've gone vegetarian": a diet taken up.
 	{re: regexp.MustCompile(subj + `(?:went|gone|going|go|became|become|turned|switched\s+to|converted\s+to)\s+(?:fully\s+|completely\s+|totally\s+|full\s+|strictly\s+)?(?:a\s+)?` + dietAlt + `\b`), predicate: "diet", verb: "went", event: true, confidence: 0.8},
 	{re: regexp.MustCompile(subj + `(?:prefer|prefers)\s+(.+)`), predicate: "prefers", verb: "prefers", confidence: 0.8},

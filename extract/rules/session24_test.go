@@ -75,6 +75,11 @@ func TestPassingMentions(t *testing.T) {
 		{name: "no longer together", text: "My girlfriend Sara is a nurse. || Sara and I are no longer together.", want: []triple{{s: "user", p: "dates", o: "Sara", ended: true}}},
 		{name: "split outings is no break-up", text: "my babe tolu and i split outings, shes a pharmacist", never: []triple{{s: "user", p: "dates", o: "Tolu", ended: true}}},
 		{name: "pet then breed called", text: "We got a puppy, a beagle called Max.", want: []triple{{s: "user", p: "has_dog", o: "Max"}}},
+		{name: "diet now", text: "I'm vegetarian. || I've started eating fish again, so pescatarian now.", want: []triple{{s: "user", p: "diet", o: "pescatarian"}}},
+		{name: "activity no longer", text: "I took up running in May. || I don't run anymore, knees.", want: []triple{{s: "user", p: "does", o: "running", ended: true}}},
+		{name: "retired", text: "I work at Shopify as a designer. || I'm retired now.", want: []triple{{s: "user", p: "works_at", o: "Shopify", ended: true}, {s: "user", p: "works_as", o: "designer", ended: true}}},
+		{name: "laid off", text: "I work at Acme. || I got laid off last week.", want: []triple{{s: "user", p: "works_at", o: "Acme", ended: true}}},
+		{name: "retired parents", text: "I work at Acme. || If I were retired I'd travel.", want: []triple{{s: "user", p: "works_at", o: "Acme"}}},
 		{name: "sold car without a stored car", text: "I sold the car.", never: []triple{{s: "user", p: "drives", o: "", ended: true}}},
 	})
 }
