@@ -71,6 +71,9 @@ var (
 	// barista", "I got promoted to senior engineer", "I became a
 	// paramedic": a new title (and employer).
 	myNewJobRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:have\s+|had\s+)?(?:just\s+|finally\s+|recently\s+|officially\s+|now\s+)*(?:am\s+|was\s+|been\s+)?)` + newJobAlt + `([^,;!?()]+)`)
+	// "Jo quit nursing and became a teacher": a new title after what the
+	// named person did first.
+	theirAndBecameRe = regexp.MustCompile(nameRe + `\s+(?:\p{Ll}[\p{L}'’-]*\s+){1,5}?and\s+(?:then\s+|finally\s+|just\s+)?(?:became|trained\s+as|retrained\s+as|qualified\s+as)\s+(?i:a|an)\s+([^,;!?()]+)`)
 	// "Luis started a new job as a sous chef at Bramble", "Ana got
 	// promoted to head nurse"
 	theirNewJobRe = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+|recently\s+|officially\s+)*(?:has\s+|had\s+)?(?:is\s+|was\s+|been\s+)?` + newJobAlt + `([^,;!?()]+)`)
@@ -588,6 +591,13 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 		}
 		if title, org := splitJob(m[2]); jobTitle(title) != "" {
 			job(c.entity(m[1], "person"), "person", title, org)
+		}
+	}
+	for _, m := range theirAndBecameRe.FindAllStringSubmatch(clause, -1) {
+		if !isStopName(m[1]) && !isPronoun(m[1]) && c.typeOf(m[1]) != "place" {
+			if title, org := splitJob(m[2]); jobTitle(title) != "" {
+				job(c.entity(dropOpener(m[1]), "person"), "person", title, org)
+			}
 		}
 	}
 	for _, m := range theirStartAsRe.FindAllStringSubmatch(clause, -1) {

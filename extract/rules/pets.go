@@ -107,6 +107,14 @@ func (c *collector) petLoss(subject, subjectType, sentence string, ref time.Time
 		if isStopName(m[1]) || isPronoun(m[1]) {
 			continue
 		}
+		// "Liz's dog Bear died": a pet of someone the speaker named.
+		if owner, role, ok := c.petOwner(m[1]); ok && owner != subject {
+			if f := c.relationFact(owner, "person", role, m[1], ref); f != nil {
+				f.ValidAt, f.InvalidAt = nil, timePtr(ref)
+				out = append(out, *f)
+			}
+			continue
+		}
 		for role := range petRoles {
 			name, ok := c.prior(subject, rolePredicate(role), m[1])
 			if !ok || !strings.EqualFold(name, m[1]) {
@@ -119,6 +127,31 @@ func (c *collector) petLoss(subject, subjectType, sentence string, ref time.Time
 		}
 	}
 	return out
+}
+
+// petOwner finds who has a pet named name, among the facts of this
+// extraction and the request's current facts.
+func (c *collector) petOwner(name string) (owner, role string, ok bool) {
+	key := lore.NormalizeName(name)
+	check := func(subject, predicate, object string) bool {
+		r, has := strings.CutPrefix(predicate, "has_")
+		if !has || !petRoles[r] || lore.NormalizeName(object) != key {
+			return false
+		}
+		owner, role, ok = subject, r, true
+		return true
+	}
+	for i := len(c.ex.Facts) - 1; i >= 0; i-- {
+		if f := c.ex.Facts[i]; f.InvalidAt == nil && check(f.Subject, f.Predicate, f.Object) {
+			return
+		}
+	}
+	for _, f := range c.candFacts {
+		if f != nil && f.InvalidAt == nil && check(f.Subject, f.Predicate, f.Object) {
+			return
+		}
+	}
+	return "", "", false
 }
 
 // breeds maps a breed to the pet role it is a kind of (data/breeds.txt).

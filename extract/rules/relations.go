@@ -64,6 +64,9 @@ var (
 	// "my sister had a baby girl, Mia", "we had a baby boy named Theo": a
 	// new child of the speaker's relative, or of the speaker.
 	babyRe = regexp.MustCompile(`(?i:\b(?:(?:my|our)\s+` + roleAdj + `(` + roleAlt + `)|(we|i))\s+(?:just\s+)?had\s+(?:a\s+)?(?:baby|little)\s+(girl|boy)(?:\s*,\s*|\s+(?:named|called)\s+))` + nameRe)
+	// "My brother Sam drives a Jeep Wrangler", "Sam sold the Jeep and got a
+	// Ford Ranger": a named person's car.
+	theirDriveRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:[^.!?;,]{0,40}?\s+and\s+)?(?:(?:just|now|still|finally|also)\s+)*(?:drives|owns|bought|got|leased|(?:switched|upgraded)\s+to)\s+(?:a\s+|an\s+|the\s+|his\s+|her\s+)?(?:(?:new|used|old|second-hand|\d{4})\s+)*((?i:` + carAlt + `)\b(?-i:\s+[\p{Lu}\d][\p{L}\d-]*){0,3})`)
 	// "Yaw and Nana have relocated to Manchester": two people's home.
 	pairMovedRe = regexp.MustCompile(`\b` + nameRe + `\s+and\s+` + nameRe + `\s+(?:(?:have|just|recently|finally|both|now)\s+)*(?:moved|relocated|live|are\s+living)\s+(?:back\s+)?(?:in|to)\s+` + placeAlt)
 	// "Kenji is visiting us from Sapporo", "Chioma is flying in from
@@ -385,6 +388,16 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 	}
 	for _, m := range thirdLivesRe.FindAllStringSubmatch(sentence, -1) {
 		third(m, "lives_in", "lives in", "place")
+	}
+	for _, m := range theirDriveRe.FindAllStringSubmatch(sentence, -1) {
+		if isStopName(m[1]) || isPronoun(m[1]) || c.typeOf(m[1]) != "person" || unasserted(sentence, m[0]) {
+			continue
+		}
+		who, car := c.entity(dropOpener(m[1]), "person"), strings.TrimSpace(m[2])
+		facts = append(facts, lore.ExtractedFact{
+			Subject: who, SubjectType: "person", Predicate: "drives", Object: car,
+			Text: factText("%s drives a %s", who, car), ValidAt: timePtr(ref), Confidence: 0.7,
+		})
 	}
 	for _, m := range thirdInNowRe.FindAllStringSubmatch(sentence, -1) {
 		if c.typeOf(m[1]) == "person" && !isTemporalWord(lore.NormalizeName(m[2])) {

@@ -112,6 +112,9 @@ func TestGroupsHomesAndBreeds(t *testing.T) {
 		{name: "in a city for work is no home", text: "My sister Emma lives in Rome. || Emma is in Paris for work.", never: []triple{{s: "Emma", p: "lives_in", o: "Paris"}}},
 		{name: "relative's baby", text: "My sister Emma lives in Rome. || my sister had a baby girl, Mia.", want: []triple{{s: "Emma", p: "has_daughter", o: "Mia"}}},
 		{name: "own baby", text: "we had a baby boy named Theo.", want: []triple{{s: "user", p: "has_son", o: "Theo"}}},
+		{name: "named person's car", text: "My brother Sam drives a Jeep Wrangler. || Sam sold the Jeep and got a Ford Ranger.", want: []triple{{s: "Sam", p: "drives", o: "Jeep Wrangler"}, {s: "Sam", p: "drives", o: "Ford Ranger"}}},
+		{name: "another's pet died", text: "My neighbour Liz has a golden retriever named Bear. || Liz's dog Bear died.", want: []triple{{s: "Liz", p: "has_dog", o: "Bear", ended: true}}},
+		{name: "and became", text: "my wife Jo is a nurse. || Jo quit nursing and became a teacher.", want: []triple{{s: "Jo", p: "works_as", o: "teacher"}}},
 		{name: "no bare breed mid-sentence", text: "Max, lab results came back fine.", never: []triple{{s: "Max", p: "breed", o: "lab"}}},
 	})
 }
