@@ -38,9 +38,10 @@ var (
 	brokeUpRe = regexp.MustCompile(`\b(\p{Lu}[\p{L}-]+)\s+and\s+(?:I|i)\s+(?:just\s+|finally\s+|officially\s+)?(?:broke\s+up|split\s+up|split(?:\s*[.,;!]|\s+(?:in|last|this|after|over|recently|a\s+few|two|three)\b)|separated|divorced|got\s+divorced|called\s+it\s+off|are\s+(?:no\s+longer|not)\s+together(?:\s+any\s?more)?|are\s+done)\b`)
 	// "my girlfriend and I split up", "I'm single again": the partner the
 	// speaker has by role (or is dating) is no longer.
-	roleBrokeUpRe = regexp.MustCompile(`(?i:\b(?:my|our)\s+(` + strings.Join(partnerRolesList, "|") + `)\s+and\s+i\s+(?:just\s+|finally\s+|officially\s+)?(?:broke\s+up|split\s+up|split(?:\s*[.,;!]|\s+(?:in|last|this|after|over|recently|a\s+few|two|three)\b)|separated|divorced|got\s+divorced|called\s+it\s+off|are\s+(?:no\s+longer|not)\s+together))\b`)
-	outOfWorkRe   = regexp.MustCompile(`(?i:\b(?:(?:i\s+am|i'm|im|i’m)\s+(?:now\s+|officially\s+|finally\s+)?(?:retired|unemployed|out\s+of\s+work|between\s+jobs)|i\s+(?:just\s+)?(?:got|was|have\s+been|'ve\s+been)\s+(?:laid\s+off|made\s+redundant|let\s+go)|i\s+(?:just\s+)?lost\s+my\s+job))\b`)
-	singleAgainRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|im|i’m)\s+(?:officially\s+|now\s+)?single\s+(?:again|now)\b)`)
+	roleBrokeUpRe  = regexp.MustCompile(`(?i:\b(?:my|our)\s+(` + strings.Join(partnerRolesList, "|") + `)\s+and\s+i\s+(?:just\s+|finally\s+|officially\s+)?(?:broke\s+up|split\s+up|split(?:\s*[.,;!]|\s+(?:in|last|this|after|over|recently|a\s+few|two|three)\b)|separated|divorced|got\s+divorced|called\s+it\s+off|are\s+(?:no\s+longer|not)\s+together))\b`)
+	outOfWorkRe    = regexp.MustCompile(`(?i:\b(?:(?:i\s+am|i'm|im|i’m)\s+(?:now\s+|officially\s+|finally\s+)?(?:retired|unemployed|out\s+of\s+work|between\s+jobs)|i\s+(?:just\s+)?(?:got|was|have\s+been|'ve\s+been)\s+(?:laid\s+off|made\s+redundant|let\s+go)|i\s+(?:just\s+)?lost\s+my\s+job))\b`)
+	roleMovedOutRe = regexp.MustCompile(`(?i:\b(?:my|our)\s+(?:old\s+)?(roommate|room-mate|flatmate|flat-mate|housemate|house-mate|lodger|tenant)\s+(?:just\s+|finally\s+|has\s+)?moved\s+out)\b`)
+	singleAgainRe  = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|im|i’m)\s+(?:officially\s+|now\s+)?single\s+(?:again|now)\b)`)
 	// "last day at Trellis was Friday", "my last shift at the juice bar is
 	// Sunday": the employer ends.
 	// Said without "my" only at the start of a sentence or list item
@@ -606,6 +607,16 @@ func (c *collector) sentenceEndings(subject, subjectType, sentence string, ref t
 			}
 		}
 		return out
+	}
+	// "my flatmate moved out": the one the speaker shares a home with.
+	if m := roleMovedOutRe.FindStringSubmatch(sentence); m != nil {
+		role := canonicalRole(strings.ToLower(m[1]))
+		if name, ok := c.prior(subject, rolePredicate(role), ""); ok && name != "" {
+			if f := c.relationFact(subject, subjectType, role, name, ref); f != nil {
+				f.ValidAt, f.InvalidAt = nil, timePtr(ref)
+				return append(out, *f)
+			}
+		}
 	}
 	if singleAgainRe.MatchString(sentence) {
 		if name, ok := c.prior(subject, "dates", ""); ok && name != "" {

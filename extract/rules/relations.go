@@ -32,7 +32,7 @@ var (
 	// Realty", "New GP here is Dr Patel", "Madame Roux, my new accountant":
 	// a new holder of a role people hold one of at a time (data/roles.txt
 	// "one") replaces the old.
-	newHolderRe      = regexp.MustCompile(`(?i:(?:\b(?:my|our|the)\s+|^\s*)new\s+(` + roleAlt + `)(?:\s+(?:here|now|there))?(?:\s+is(?:\s+now)?|,))\s+` + nameRe)
+	newHolderRe      = regexp.MustCompile(`(?i:(?:\b(?:my|our|the)\s+|^\s*|\b(?:i|we)\s+(?:have|got|have\s+got|'ve\s+got)\s+a\s+)new\s+(` + roleAlt + `)(?:\s+(?:here|now|there))?(?:\s+is(?:\s+now)?|,|\s+(?:called|named)))\s+` + nameRe)
 	newHolderAfterRe = regexp.MustCompile(nameRe + `(?:\s+is|,)\s+(?i:(?:now\s+)?(?:my|our)\s+new\s+(` + roleAlt + `))\b`)
 	// "a puppy named Biscuit", "his daughter called Lily"
 	// "a golden retriever puppy named Maple": a pet with words before its

@@ -115,6 +115,10 @@ func TestGroupsHomesAndBreeds(t *testing.T) {
 		{name: "named person's car", text: "My brother Sam drives a Jeep Wrangler. || Sam sold the Jeep and got a Ford Ranger.", want: []triple{{s: "Sam", p: "drives", o: "Jeep Wrangler"}, {s: "Sam", p: "drives", o: "Ford Ranger"}}},
 		{name: "another's pet died", text: "My neighbour Liz has a golden retriever named Bear. || Liz's dog Bear died.", want: []triple{{s: "Liz", p: "has_dog", o: "Bear", ended: true}}},
 		{name: "and became", text: "my wife Jo is a nurse. || Jo quit nursing and became a teacher.", want: []triple{{s: "Jo", p: "works_as", o: "teacher"}}},
+		{name: "have a new role holder", text: "I have a new manager, Priya.", want: []triple{{s: "user", p: "has_manager", o: "Priya"}}},
+		{name: "flatmate moved out", text: "My flatmate Ben is messy. || my flatmate moved out.", want: []triple{{s: "user", p: "has_flatmate", o: "Ben", ended: true}}},
+		{name: "child's school", text: "My daughter started uni at Leeds. || my son goes to Roundhay School.", want: []triple{{s: "user's daughter", p: "studies_at", o: "Leeds"}, {s: "user's son", p: "studies_at", o: "Roundhay School"}}},
+		{name: "lives with someone in", text: "my son lives with his mum in Bristol.", want: []triple{{s: "user's son", p: "lives_in", o: "Bristol"}}},
 		{name: "no bare breed mid-sentence", text: "Max, lab results came back fine.", never: []triple{{s: "Max", p: "breed", o: "lab"}}},
 	})
 }

@@ -22,16 +22,18 @@ var theirRoleSubj = nameRe + `['’]s\s+(?i:` + roleAdj + `(` + roleAlt + `))`
 // The tails after a role subject; each is read after "my <role>" and after
 // "<Name>'s <role>".
 const (
-	roleLivesTail     = `\s+(?i:(?:just|finally|recently|also|now)\s+)*(?i:lives|lived|has\s+moved|moved|is\s+living|is|'s|’s)\s+(?i:(?:back|still|now|up|down|over|out)\s+)*(?i:in|to)\s+` + placeAlt
+	roleLivesTail     = `\s+(?i:(?:just|finally|recently|also|now)\s+)*(?i:lives|lived|has\s+moved|moved|is\s+living|is|'s|’s)\s+(?i:(?:back|still|now|up|down|over|out)\s+)*(?i:with\s+[^,.;!?]{1,25}?\s+)?(?i:in|to)\s+` + placeAlt
 	roleMovedFromTail = `\s+(?i:(?:just|finally|recently|has|have)\s+)*(?i:moved|relocated)\s+(?:[^,.;!?]{1,30}?\s+)?(?i:from)\s+` + placeAlt + `\s+(?i:to)\s+` + placeAlt
 	roleFromTail      = `\s+(?i:is|'s|’s|comes|came)\s+(?i:originally\s+)?(?i:from)\s+` + placeAlt
-	roleEmployerTail  = `\s+(?i:(?:just|finally|recently|now|also)\s+)*(?i:works|worked|is\s+working|got\s+a\s+(?:new\s+)?job|started|started\s+working|got\s+hired|was\s+hired)\s+(?i:at|for|with)\s+` + orgAlt
-	roleJobTail       = `\s+(?i:is|'s|’s|works\s+as)\s+(?i:(?:now|also|still)\s+)?(?i:(a|an)\s+)?([^,;!?()]+?)(?:\s+(?i:and|but|so|because)\s|[,;!?()]|$)`
+	// "my daughter started uni at Leeds", "my son goes to Roundhay School"
+	roleSchoolTail   = `\s+(?i:(?:just|finally|now|also)\s+)*(?i:started\s+(?:uni|university|college|school|sixth\s+form)\s+at|is\s+at\s+(?:uni|university|college)\s+in|goes\s+to|is\s+(?:now\s+)?(?:studying|doing\s+\p{L}+)\s+at)\s+` + orgAlt
+	roleEmployerTail = `\s+(?i:(?:just|finally|recently|now|also)\s+)*(?i:works|worked|is\s+working|got\s+a\s+(?:new\s+)?job|started|started\s+working|got\s+hired|was\s+hired)\s+(?i:at|for|with)\s+` + orgAlt
+	roleJobTail      = `\s+(?i:is|'s|’s|works\s+as)\s+(?i:(?:now|also|still)\s+)?(?i:(a|an)\s+)?([^,;!?()]+?)(?:\s+(?i:and|but|so|because)\s|[,;!?()]|$)`
 )
 
 // roleSubjectPatterns are the role-subject patterns, by whose role.
 type roleSubjectPatterns struct {
-	lives, movedFrom, from, job, employer *regexp.Regexp
+	lives, movedFrom, from, job, employer, school *regexp.Regexp
 	// named: group 1 is the possessor's name, and the role and the rest
 	// come one group later than after "my".
 	named bool
@@ -44,6 +46,7 @@ func newRoleSubjectPatterns(subject string, named bool) roleSubjectPatterns {
 		from:      regexp.MustCompile(subject + roleFromTail),
 		job:       regexp.MustCompile(subject + roleJobTail),
 		employer:  regexp.MustCompile(subject + roleEmployerTail),
+		school:    regexp.MustCompile(subject + roleSchoolTail),
 		named:     named,
 	}
 }
@@ -191,20 +194,24 @@ func (c *collector) roleSubjectFacts(p roleSubjectPatterns, subject, subjectType
 	each(p.from, func(g []string, owner, ownerType string) {
 		place(g, owner, ownerType, "comes_from", "comes from")
 	})
-	// "my brother got a job at Amazon"
-	each(p.employer, func(g []string, owner, ownerType string) {
-		org := orgName(g[1])
-		if org == "" || !startsUpper(org) || isTemporalWord(lore.NormalizeName(org)) {
-			return
+	// "my son goes to Roundhay School", "my brother got a job at Amazon"
+	organization := func(pred, verb string) func(g []string, owner, ownerType string) {
+		return func(g []string, owner, ownerType string) {
+			org := orgName(g[1])
+			if org == "" || !startsUpper(org) || isTemporalWord(lore.NormalizeName(org)) {
+				return
+			}
+			if who := about(owner, ownerType, g[0]); who != "" {
+				org = c.entity(c.fullName(org), "organization")
+				out = append(out, lore.ExtractedFact{
+					Subject: who, SubjectType: "person", Predicate: pred, Object: org, ObjectIsEntity: true, ObjectType: "organization",
+					Text: factText("%s %s %s", who, verb, org), ValidAt: timePtr(ref), Confidence: 0.7,
+				})
+			}
 		}
-		if who := about(owner, ownerType, g[0]); who != "" {
-			org = c.entity(c.fullName(org), "organization")
-			out = append(out, lore.ExtractedFact{
-				Subject: who, SubjectType: "person", Predicate: "works_at", Object: org, ObjectIsEntity: true, ObjectType: "organization",
-				Text: factText("%s works at %s", who, org), ValidAt: timePtr(ref), Confidence: 0.7,
-			})
-		}
-	})
+	}
+	each(p.school, organization("studies_at", "studies at"))
+	each(p.employer, organization("works_at", "works at"))
 	each(p.job, func(g []string, owner, ownerType string) {
 		title, _ := splitJob(g[2])
 		if g[1] == "" && !bareTitle(title) || jobTitle(title) == "" {
