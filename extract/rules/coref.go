@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/lore-memory/lore"
 )
 
 // Pronoun coreference, within a speaker's message and across their previous
@@ -120,6 +122,18 @@ func (c *collector) antecedentFor(speaker string, g byte) string {
 // (user has_wife Nino): a later session's "he" then skips Nino though no
 // pronoun of this batch said so.
 func (c *collector) storedGender(name string) byte {
+	key := lore.NormalizeName(name)
+	if g, ok := c.storedGenders[key]; ok {
+		return g
+	}
+	g := c.scanStoredGender(name)
+	c.storedGenders[key] = g
+	return g
+}
+
+// scanStoredGender is storedGender without its memo: one pass over the
+// request's facts.
+func (c *collector) scanStoredGender(name string) byte {
 	for _, f := range c.candFacts {
 		if f == nil || f.InvalidAt != nil || !strings.EqualFold(f.Object, name) {
 			continue

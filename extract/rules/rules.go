@@ -56,6 +56,7 @@ func (x *Extractor) Extract(ctx context.Context, req lore.ExtractRequest) (*lore
 	out.lowerNames = map[string]bool{}
 	out.genders = map[string]byte{}
 	out.placeNames = map[string]bool{}
+	out.storedGenders = map[string]byte{}
 	for _, e := range req.Entities {
 		out.known = append(out.known, e.Name)
 		out.knownType[lore.NormalizeName(e.Name)] = e.Type
@@ -155,6 +156,8 @@ type collector struct {
 	lowerNames map[string]bool
 	// genders are what the pronouns said of people so far ("he" of Euan).
 	genders map[string]byte
+	// storedGenders memoizes storedGender per name (coref.go).
+	storedGenders map[string]byte
 	// message is the whole message being read, for what its other
 	// sentences say ("first week at McGill!! studying engineering").
 	message string
