@@ -67,6 +67,11 @@ var (
 	// "My brother Sam drives a Jeep Wrangler", "Sam sold the Jeep and got a
 	// Ford Ranger": a named person's car.
 	theirDriveRe = regexp.MustCompile(`\b` + nameRe + `\s+(?:[^.!?;,]{0,40}?\s+and\s+)?(?:(?:just|now|still|finally|also)\s+)*(?:drives|owns|bought|got|leased|(?:switched|upgraded)\s+to)\s+(?:a\s+|an\s+|the\s+|his\s+|her\s+)?(?:(?:new|used|old|second-hand|\d{4})\s+)*((?i:` + carAlt + `)\b(?-i:\s+[\p{Lu}\d][\p{L}\d-]*){0,3})`)
+	// "my son's girlfriend Ana", "my sister's dog is called Rex", "our
+	// daughter's teacher, Mrs Kelly": someone of a relative the speaker
+	// names by role. Only a relative already known (or a pet) makes one:
+	// an unnamed "user's son" made for it cost probe_m a question, unseen.
+	myChainNameRe = regexp.MustCompile(`(?i:\b(?:my|our)\s+` + roleAdj + `(` + roleAlt + `)['’]s\s+` + roleAdj + `(` + roleAlt + `)(?:,|\s+(?:is\s+)?named|\s+(?:is\s+)?called|['’]s\s+name\s+is)?)\s+` + nameRe)
 	// "Yaw and Nana have relocated to Manchester": two people's home.
 	pairMovedRe = regexp.MustCompile(`\b` + nameRe + `\s+and\s+` + nameRe + `\s+(?:(?:have|just|recently|finally|both|now)\s+)*(?:moved|relocated|live|are\s+living)\s+(?:back\s+)?(?:in|to)\s+` + placeAlt)
 	// "Kenji is visiting us from Sapporo", "Chioma is flying in from
@@ -163,6 +168,9 @@ func (c *collector) newPartner(subject, subjectType, text string, ref time.Time)
 	f := dating(subject, subjectType, c.entity(capitalize(m[1]), "person"), ref)
 	return &f
 }
+
+// isPetRole reports whether a role word names a pet ("dog", "kitten").
+func isPetRole(role string) bool { return petRoles[canonicalRole(strings.ToLower(role))] }
 
 // clauseVerbRe is a verb right after a name: the name opens a clause.
 var clauseVerbRe = regexp.MustCompile(`^\s+(?:was|is|were|are|has|had|will|would|did|does)\b`)
@@ -388,6 +396,16 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 	}
 	for _, m := range thirdLivesRe.FindAllStringSubmatch(sentence, -1) {
 		third(m, "lives_in", "lives in", "place")
+	}
+	for _, loc := range myChainNameRe.FindAllStringSubmatchIndex(sentence, -1) {
+		m := submatches(sentence, loc)
+		if isStopName(m[3]) || isPronoun(m[3]) || c.commaClause(sentence, loc) || unasserted(sentence, m[0]) {
+			continue
+		}
+		if holder, intro := c.roleHolder(subject, subjectType, m[1], ref); holder != "" && (len(intro) == 0 || isPetRole(m[2])) {
+			facts = append(facts, intro...)
+			add(c.relationFact(holder, "person", m[2], m[3], ref))
+		}
 	}
 	for _, m := range theirDriveRe.FindAllStringSubmatch(sentence, -1) {
 		if isStopName(m[1]) || isPronoun(m[1]) || c.typeOf(m[1]) != "person" || unasserted(sentence, m[0]) {

@@ -119,6 +119,10 @@ func TestGroupsHomesAndBreeds(t *testing.T) {
 		{name: "flatmate moved out", text: "My flatmate Ben is messy. || my flatmate moved out.", want: []triple{{s: "user", p: "has_flatmate", o: "Ben", ended: true}}},
 		{name: "child's school", text: "My daughter started uni at Leeds. || my son goes to Roundhay School.", want: []triple{{s: "user's daughter", p: "studies_at", o: "Leeds"}, {s: "user's son", p: "studies_at", o: "Roundhay School"}}},
 		{name: "lives with someone in", text: "my son lives with his mum in Bristol.", want: []triple{{s: "user's son", p: "lives_in", o: "Bristol"}}},
+		{name: "known relative's partner", text: "My son Leo is 24. || my son's girlfriend Ana works at Zara.", want: []triple{{s: "Leo", p: "has_girlfriend", o: "Ana"}}},
+		{name: "relative's pet", text: "my sister's dog is called Rex.", want: []triple{{s: "user's sister", p: "has_dog", o: "Rex"}}},
+		{name: "unknown relative's person", text: "my son's girlfriend Ana works at Zara.", never: []triple{{s: "user's son", p: "has_girlfriend", o: "Ana"}}},
+		{name: "relative of a relative", text: "my wife's brother lives in Cork. || my husband's mum is a retired nurse.", want: []triple{{s: "user's wife's brother", p: "lives_in", o: "Cork"}, {s: "user's husband's mum", p: "works_as", o: "nurse", ended: true}}},
 		{name: "no bare breed mid-sentence", text: "Max, lab results came back fine.", never: []triple{{s: "Max", p: "breed", o: "lab"}}},
 	})
 }

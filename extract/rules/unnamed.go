@@ -37,6 +37,9 @@ type roleSubjectPatterns struct {
 	// named: group 1 is the possessor's name, and the role and the rest
 	// come one group later than after "my".
 	named bool
+	// chain: group 1 is a role of the speaker's whose holder is the
+	// possessor ("my wife's brother"), the rest as for named.
+	chain bool
 }
 
 func newRoleSubjectPatterns(subject string, named bool) roleSubjectPatterns {
@@ -51,9 +54,18 @@ func newRoleSubjectPatterns(subject string, named bool) roleSubjectPatterns {
 	}
 }
 
+// myChainSubj is a role of a role of the speaker's: "my wife's brother",
+// "my husband's mum".
+var myChainSubj = `(?i:\b(?:my|our)\s+` + roleAdj + `(` + roleAlt + `)['’]s\s+` + roleAdj + `(` + roleAlt + `))`
+
 var (
 	myRolePatterns    = newRoleSubjectPatterns(myRoleSubj, false)
 	theirRolePatterns = newRoleSubjectPatterns(theirRoleSubj, true)
+	chainRolePatterns = func() roleSubjectPatterns {
+		p := newRoleSubjectPatterns(myChainSubj, false)
+		p.chain = true
+		return p
+	}()
 	// "I'm at my dad's in Cardiff every other weekend", "staying at my
 	// mum's place in Leeds"
 	atMyRoleRe = regexp.MustCompile(`(?i:\bat\s+(?:my|our)\s+` + roleAdj + `(` + roleAlt + `)(?:'s|’s|s)(?:\s+(?:place|house|flat|home))?)\s+(?i:in)\s+` + placeAlt)
@@ -99,6 +111,7 @@ func (c *collector) unnamedFacts(subject, subjectType, sentence string, ref time
 	var out []lore.ExtractedFact
 	out = append(out, c.roleSubjectFacts(myRolePatterns, subject, subjectType, sentence, ref)...)
 	out = append(out, c.roleSubjectFacts(theirRolePatterns, subject, subjectType, sentence, ref)...)
+	out = append(out, c.roleSubjectFacts(chainRolePatterns, subject, subjectType, sentence, ref)...)
 	for _, m := range atMyRoleRe.FindAllStringSubmatch(sentence, -1) {
 		if who, intro := c.roleHolder(subject, subjectType, m[1], ref); who != "" && !isTemporalWord(lore.NormalizeName(m[2])) {
 			out = append(append(out, intro...), c.placeFact(who, "lives_in", "lives in", m[2], ref))
@@ -154,22 +167,29 @@ func (c *collector) roleSubjectFacts(p roleSubjectPatterns, subject, subjectType
 	var out []lore.ExtractedFact
 	// each calls f with the match's groups from the role on (role, then the
 	// pattern's own) and the possessor.
-	each := func(re *regexp.Regexp, f func(g []string, owner, ownerType string)) {
-		for _, m := range re.FindAllStringSubmatch(sentence, -1) {
-			owner, ownerType, g := subject, subjectType, m[1:]
-			if p.named {
-				if isPronoun(m[1]) || isStopName(m[1]) || c.typeOf(m[1]) != "person" || unasserted(sentence, m[0]) {
-					continue
-				}
-				owner, ownerType, g = c.entity(dropOpener(m[1]), "person"), "person", m[2:]
-			}
-			f(g, owner, ownerType)
-		}
-	}
 	about := func(owner, ownerType, role string) string {
 		who, intro := c.roleHolder(owner, ownerType, role, ref)
 		out = append(out, intro...)
 		return who
+	}
+	each := func(re *regexp.Regexp, f func(g []string, owner, ownerType string)) {
+		for _, m := range re.FindAllStringSubmatch(sentence, -1) {
+			owner, ownerType, g := subject, subjectType, m[1:]
+			switch {
+			case p.named:
+				if isPronoun(m[1]) || isStopName(m[1]) || c.typeOf(m[1]) != "person" || unasserted(sentence, m[0]) {
+					continue
+				}
+				owner, ownerType, g = c.entity(dropOpener(m[1]), "person"), "person", m[2:]
+			case p.chain:
+				holder := about(subject, subjectType, m[1])
+				if holder == "" || unasserted(sentence, m[0]) {
+					continue
+				}
+				owner, ownerType, g = holder, "person", m[2:]
+			}
+			f(g, owner, ownerType)
+		}
 	}
 	place := func(g []string, owner, ownerType, pred, verb string) {
 		if isTemporalWord(lore.NormalizeName(g[1])) {
