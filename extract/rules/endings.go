@@ -213,6 +213,10 @@ func verbFact(verb, rest string) (predicate, said, object, objType string, entit
 			return "works_as", "works as", obj, "", false
 		}
 		return "works_at", "works at", obj, "organization", startsUpper(obj)
+	case "learn", "learning":
+		// "I stopped learning Japanese" ends what "I'm learning Japanese"
+		// stated.
+		return "learning", "is learning", obj, "", false
 	case "take", "taking":
 		// "I stopped taking sertraline", "I no longer take metformin"
 		if medications[lower] {
@@ -403,9 +407,9 @@ func (c *collector) endingFacts(subject, subjectType, clause string, ref time.Ti
 				break
 			}
 			// "I quit futsal": no employer, an activity the speaker was
-			// said to play or do.
-			if g := firstWord(lower); g != "" {
-				for _, p := range []string{"plays", "does"} {
+			// said to play or do; "I left the choir": a group joined.
+			if g := firstWord(stripDeterminer(lower)); g != "" {
+				for _, p := range []string{"plays", "does", "joined"} {
 					if held, ok := c.prior(subject, p, g); ok {
 						out = append(out, ended(subject, subjectType, p, p, held, false, "", ref))
 						break

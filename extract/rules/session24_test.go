@@ -80,6 +80,9 @@ func TestPassingMentions(t *testing.T) {
 		{name: "retired", text: "I work at Shopify as a designer. || I'm retired now.", want: []triple{{s: "user", p: "works_at", o: "Shopify", ended: true}, {s: "user", p: "works_as", o: "designer", ended: true}}},
 		{name: "laid off", text: "I work at Acme. || I got laid off last week.", want: []triple{{s: "user", p: "works_at", o: "Acme", ended: true}}},
 		{name: "retired parents", text: "I work at Acme. || If I were retired I'd travel.", want: []triple{{s: "user", p: "works_at", o: "Acme"}}},
+		{name: "stopped learning", text: "I'm learning Japanese. || I stopped learning Japanese, too hard.", want: []triple{{s: "user", p: "learning", o: "Japanese", ended: true}}},
+		{name: "left a group joined", text: "I joined a choir last month. || I left the choir.", want: []triple{{s: "user", p: "joined", o: "choir", ended: true}}},
+		{name: "left the house", text: "I joined a choir last month. || I left the house early.", want: []triple{{s: "user", p: "joined", o: "choir"}}},
 		{name: "sold car without a stored car", text: "I sold the car.", never: []triple{{s: "user", p: "drives", o: "", ended: true}}},
 	})
 }
