@@ -38,7 +38,7 @@ var (
 	brokeUpRe = regexp.MustCompile(`\b(\p{Lu}[\p{L}-]+)\s+and\s+(?:I|i)\s+(?:just\s+|finally\s+|officially\s+)?(?:broke\s+up|split\s+up|split(?:\s*[.,;!]|\s+(?:in|last|this|after|over|recently|a\s+few|two|three)\b)|separated|divorced|got\s+divorced|called\s+it\s+off|are\s+(?:no\s+longer|not)\s+together(?:\s+any\s?more)?|are\s+done)\b`)
 	// "my girlfriend and I split up", "I'm single again": the partner the
 	// speaker has by role (or is dating) is no longer.
-	roleBrokeUpRe  = regexp.MustCompile(`(?i:\b(?:my|our)\s+(` + strings.Join(partnerRolesList, "|") + `)\s+and\s+i\s+(?:just\s+|finally\s+|officially\s+)?(?:broke\s+up|split\s+up|split(?:\s*[.,;!]|\s+(?:in|last|this|after|over|recently|a\s+few|two|three)\b)|separated|divorced|got\s+divorced|called\s+it\s+off|are\s+(?:no\s+longer|not)\s+together))\b`)
+	roleBrokeUpRe  = regexp.MustCompile(`(?i:\b(?:my|our)\s+(` + strings.Join(partnerRoles, "|") + `)\s+and\s+i\s+(?:just\s+|finally\s+|officially\s+)?(?:broke\s+up|split\s+up|split(?:\s*[.,;!]|\s+(?:in|last|this|after|over|recently|a\s+few|two|three)\b)|separated|divorced|got\s+divorced|called\s+it\s+off|are\s+(?:no\s+longer|not)\s+together))\b`)
 	outOfWorkRe    = regexp.MustCompile(`(?i:\b(?:(?:i\s+am|i'm|im|i’m)\s+(?:now\s+|officially\s+|finally\s+)?(?:retired|unemployed|out\s+of\s+work|between\s+jobs)|i\s+(?:just\s+)?(?:got|was|have\s+been|'ve\s+been)\s+(?:laid\s+off|made\s+redundant|let\s+go)|i\s+(?:just\s+)?lost\s+my\s+job))\b`)
 	roleMovedOutRe = regexp.MustCompile(`(?i:\b(?:my|our)\s+(?:old\s+)?(roommate|room-mate|flatmate|flat-mate|housemate|house-mate|lodger|tenant)\s+(?:just\s+|finally\s+|has\s+)?moved\s+out)\b`)
 	singleAgainRe  = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|im|i’m)\s+(?:officially\s+|now\s+)?single\s+(?:again|now)\b)`)
@@ -665,10 +665,7 @@ func (c *collector) endRoles(subject, subjectType string, roles []string, name s
 }
 
 // partnerRoles are the roles a break-up ends.
-var partnerRoles = partnerRolesList
-
-// partnerRolesList are the roles of a partner, in a fixed order.
-var partnerRolesList = []string{"girlfriend", "boyfriend", "partner", "fiance", "fiancee", "wife", "husband", "spouse"}
+var partnerRoles = []string{"girlfriend", "boyfriend", "partner", "fiance", "fiancee", "wife", "husband", "spouse"}
 
 // breakUp ends the speaker's dating name and the partner role they gave
 // them ("Chloe and I broke up": Chloe is no longer user's girlfriend).
