@@ -52,10 +52,12 @@ func FactKey(f *Fact) string {
 //
 // The turn before matters because in dialogue the question's words are in
 // one turn and the answer in the next: "any favourite books you love
-// writing about?" — "Harry Potter and Game of Thrones!". Only its end is
-// kept (the question is usually last), and only when it is the other side
-// of the dialogue; it comes last so that an embedder's truncation drops it
-// first.
+// writing about?" — "Harry Potter and Game of Thrones!". Only its last
+// question is kept (or its last sentence), and only when it is the other
+// side of the dialogue; it comes last so that an embedder's truncation drops
+// it first. The whole end of an assistant's long reply (a draft restating
+// what the user said) made the user's "yes pls" after it match what the
+// draft was about.
 func EpisodeKey(ep, prev *Episode, facts []*Fact) string {
 	var b strings.Builder
 	if ep.Speaker != "" {
@@ -74,12 +76,40 @@ func EpisodeKey(ep, prev *Episode, facts []*Fact) string {
 		b.WriteString(t)
 	}
 	if prev != nil && Replies(prev, ep) {
-		if t := tail(strings.TrimSpace(prev.Content), prevKeyChars); t != "" {
+		if t := lastQuestion(tail(strings.TrimSpace(prev.Content), prevKeyChars)); t != "" {
 			b.WriteString("\n")
 			b.WriteString(t)
 		}
 	}
 	return b.String()
+}
+
+// lastQuestion is what a reply answers of the turn before: its last
+// question ("Do you know the brand or dimensions?"), or its last sentence.
+func lastQuestion(s string) string {
+	var sentences []string
+	start := 0
+	for i, r := range s {
+		if r == '.' || r == '!' || r == '?' || r == '\n' {
+			// A quote closed after the stop belongs to the sentence before.
+			if t := strings.TrimLeft(strings.TrimSpace(s[start:i+1]), "\"'”’) "); t != "" {
+				sentences = append(sentences, t)
+			}
+			start = i + 1
+		}
+	}
+	if t := strings.TrimLeft(strings.TrimSpace(s[start:]), "\"'”’) "); t != "" {
+		sentences = append(sentences, t)
+	}
+	for i := len(sentences) - 1; i >= 0; i-- {
+		if strings.HasSuffix(sentences[i], "?") {
+			return sentences[i]
+		}
+	}
+	if len(sentences) == 0 {
+		return ""
+	}
+	return sentences[len(sentences)-1]
 }
 
 // prevKeyChars bounds the text of the previous turn kept in a key.

@@ -40,6 +40,10 @@ func TestEpisodeKey(t *testing.T) {
 			"Caroline: I went there yesterday. [image: a rainbow flag]"},
 		{"only the end of a long turn, from a word", long, nil,
 			"Caroline: I went there yesterday. [image: a rainbow flag]\n" + strings.Repeat("blah ", 56) + "so where did you go?"},
+		{"an assistant's reply: only its last question", &Episode{Role: "assistant", Content: "Sure! Draft: \"Toolbox for sale, fits F-150. Pickup in Lubbock.\" Do you know the brand? Those help it sell."}, nil,
+			"Caroline: I went there yesterday. [image: a rainbow flag]\nDo you know the brand?"},
+		{"no question: the last sentence", &Episode{Speaker: "Melanie", Content: "We went to Rome. It was lovely."}, nil,
+			"Caroline: I went there yesterday. [image: a rainbow flag]\nIt was lovely."},
 		{"with facts, deduplicated", nil, []*Fact{{Text: "Caroline attended the support group on 2023-05-07"}, {Text: "Caroline attended the support group on 2023-05-07"}, {Text: " "}},
 			"Caroline: I went there yesterday. [image: a rainbow flag]\nCaroline attended the support group on 2023-05-07"},
 	}
