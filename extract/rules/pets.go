@@ -176,7 +176,6 @@ var (
 	// "run Biscuit to the groomer, he's our basset hound": the breed of
 	// the pet named last before the comma.
 	pronounBreedRe = regexp.MustCompile(`,\s+(?i:he|she|it)(?:'s|’s|\s+is)\s+(?i:(my|our)\s+` + breedAlt + `)\b`)
-	capNameRe      = regexp.MustCompile(`\b\p{Lu}[\p{L}-]+`)
 	// "my beagle Rosie", "that beagle Rosie"
 	breedNameRe = regexp.MustCompile(`(?i:\b(my|our|a|an|that|the|his|her|their)\s+` + breedAlt + `)\s+` + nameRe)
 	// "our dog Hana, a shiba inu": a breed after a pet named by role.
@@ -240,7 +239,7 @@ func (c *collector) breedFacts(subject, subjectType, sentence string, ref time.T
 	}
 	for _, loc := range pronounBreedRe.FindAllStringSubmatchIndex(sentence, -1) {
 		before := sentence[max(0, loc[0]-60):loc[0]]
-		names := capNameRe.FindAllString(before, -1)
+		names := capWordRe.FindAllString(before, -1) // coref.go's capitalised word
 		if len(names) > 0 {
 			add(names[len(names)-1], sentence[loc[2]:loc[3]], sentence[loc[4]:loc[5]])
 		}
