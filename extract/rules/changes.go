@@ -314,12 +314,20 @@ var (
 	// lives where they say "here" is.
 	hereInRe = regexp.MustCompile(`(?i)\b(?:i|we)\b[^.!?;]*?\bhere\s+in\s+(?:the\s+)?(?-i:(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?))`)
 	// A visit is not where someone lives.
+	// "we moved! we're in Stavanger now": a home said to hold now, in a
+	// message that speaks of a move (without one, "I'm in London now" may
+	// be a trip).
+	inNowRe      = regexp.MustCompile(`(?i)\b(?:i\s+am|i'm|i’m|im|we\s+are|we're|we’re)\s+(?:now\s+)?(?:living\s+)?in\s+(?-i:(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?))\s+now\b`)
+	moveWordsRe  = regexp.MustCompile(`(?i)\b(?:moved|relocated|new\s+(?:flat|place|house|apartment|home))\b`)
 	visitWordsRe = regexp.MustCompile(`(?i)\b(?:visit|visiting|trip|holiday|holidays|vacation|conference|for\s+the\s+(?:week|weekend)|for\s+a\s+(?:few\s+)?(?:days|weeks?)|staying|hotel|layover|passing\s+through)\b`)
 )
 
 // hereInFacts states where the speaker lives from "here in <place>".
 func (c *collector) hereInFacts(subject, subjectType, sentence string, ref time.Time) []lore.ExtractedFact {
 	m := hereInRe.FindStringSubmatch(sentence)
+	if m == nil && moveWordsRe.MatchString(c.message) {
+		m = inNowRe.FindStringSubmatch(sentence)
+	}
 	if m == nil || visitWordsRe.MatchString(sentence) || isTemporalWord(strings.ToLower(m[1])) || isStopName(m[1]) {
 		return nil
 	}

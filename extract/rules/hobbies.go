@@ -29,6 +29,10 @@ var (
 	// "I'm on bass", "my flatmate Euan is on drums": a band member's part.
 	myInstrumentRe    = regexp.MustCompile(`(?i)\b(?:i\s+am|i'm|i’m|im)\s+(?:(?:now|still|also|mostly)\s+)?on\s+(` + alternation(listSet(instruments)) + `)\b`)
 	theirInstrumentRe = regexp.MustCompile(nameRe + `\s+(?:is|'s|’s)\s+(?:(?:now|still|also)\s+)?on\s+(?i:(` + alternation(listSet(instruments)) + `))\b`)
+	// "i boulder like 3x a week", "I swim twice a week", "we hike every
+	// weekend": a sport said by its verb and how often (without a
+	// frequency, "I run the team" is no sport).
+	verbActivityRe = regexp.MustCompile(`(?i)\b(?:i|we)\s+(?:(?:also|still|now|usually|mostly|regularly|often|really|mainly|currently|actually)\s+)*(boulder|climb|surf|swim|run|jog|hike|cycle|bike|skate|row|box|dance|ski|snowboard|kayak|paddle|golf|fence|skydive|sail)\s+(?:(?:like|about|around|maybe|at\s+least)\s+)?(?:\d+\s*(?:x|times)|once|twice|three\s+times|four\s+times|every\s+(?:day|morning|evening|week|weekend|saturday|sunday)|most\s+(?:days|mornings|evenings|weekends)|on\s+(?:the\s+)?weekends|daily|weekly|regularly)\b`)
 	// "my only exercise is swimming", "my hobby is chess".
 	myActivityRe = regexp.MustCompile(`(?i)\bmy\s+(?:only\s+|main\s+|favou?rite\s+|new\s+)?(?:exercise|sport|hobby|workout)\s+(?:is|are|these\s+days\s+is)\s+(?:now\s+)?` + activityAlt)
 )
@@ -45,6 +49,14 @@ func (c *collector) activityFacts(subject, subjectType, clause string, ref time.
 				continue
 			}
 			seen[strings.ToLower(what)] = true
+			out = append(out, lore.ExtractedFact{
+				Subject: subject, SubjectType: subjectType, Predicate: "does", Object: what,
+				Text: factText("%s does %s", subject, what), ValidAt: timePtr(ref), Confidence: 0.75,
+			})
+		}
+	}
+	if m := verbActivityRe.FindStringSubmatch(clause); m != nil {
+		if what := gerund(strings.ToLower(m[1])); !seen[what] {
 			out = append(out, lore.ExtractedFact{
 				Subject: subject, SubjectType: subjectType, Predicate: "does", Object: what,
 				Text: factText("%s does %s", subject, what), ValidAt: timePtr(ref), Confidence: 0.75,
@@ -99,4 +111,16 @@ func activityName(phrase string) string {
 		return lower
 	}
 	return phrase
+}
+
+// gerund is the activity a sport verb names: "swim" → "swimming", "hike"
+// → "hiking", "boulder" → "bouldering".
+func gerund(verb string) string {
+	switch {
+	case strings.HasSuffix(verb, "e") && verb != "ski":
+		return strings.TrimSuffix(verb, "e") + "ing"
+	case verb == "swim" || verb == "run" || verb == "jog":
+		return verb + verb[len(verb)-1:] + "ing"
+	}
+	return verb + "ing"
 }

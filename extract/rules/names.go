@@ -22,7 +22,7 @@ var (
 	// "gf yui works at a bookstore": a bare role opening a sentence, as
 	// in notes and texts.
 	lowerBareRoleNameRe = regexp.MustCompile(`^\s*(?:[-*•]\s*)?(?i:` + roleAdj + `(?:` + roleAlt + `))\s+(\p{Ll}[\p{Ll}-]*)\s+\p{Ll}`)
-	lowerPlaceRe        = regexp.MustCompile(`(?i:\b(?:in|to|from|out\s+of|near))\s+(\p{Ll}[\p{Ll}-]*)\b`)
+	lowerPlaceRe        = regexp.MustCompile(`(?i:\b(?:in|to|from|out\s+of|near|at|joined))\s+(\p{Ll}[\p{Ll}-]*)\b`)
 	lowerWordRe         = regexp.MustCompile(`\p{Ll}[\p{Ll}-]*`)
 	// "my wife crystal says": a given name that is also a word
 	// (data/word_names.txt), right before a verb.

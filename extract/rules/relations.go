@@ -153,8 +153,9 @@ func titledName(name string) bool {
 }
 
 // newPartnerCommaRe names the new partner after a comma: "I'm dating
-// someone new, mira, she's a nurse".
-var newPartnerCommaRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m|im|i)\s+(?:(?:been|just|finally|now|also)\s+)*(?:seeing|dating)\s+(?:someone|somebody)\s+new,\s+)(\p{L}+)(?:\s*[,.;!?]|\s+(?i:she|he|they|who)\b|$)`)
+// someone new, mira, she's a nurse", "I am seeing someone, Nicolás, he is
+// a captain", "seeing someone new!! Omar, we met at trivia".
+var newPartnerCommaRe = regexp.MustCompile(`(?i:\b(?:i\s+am|i'm|i’m|im|i)\s+(?:(?:been|just|finally|now|also)\s+)*(?:seeing|dating)\s+(?:someone|somebody)(?:\s+new)?\s*(?:,|!+|:|\s[-—–]))\s*(\p{L}+)(?:\s*[,.;!?]|\s+(?i:she|he|they|who)\b|$)`)
 
 // newPartner is the dating fact of a partner named that way, or nil.
 func (c *collector) newPartner(subject, subjectType, text string, ref time.Time) *lore.ExtractedFact {

@@ -636,11 +636,24 @@ var likesListenerRe = regexp.MustCompile(`(?i)\b(?:like|likes|love|loves|enjoy|e
 // tea shop, Chatime", "the cafe Tostado".
 var kindThenNameRe = regexp.MustCompile(`^\s*(?i:a|an|the)\s+(?:\p{Ll}[\p{Ll}-]*\s+){0,3}?\p{Ll}[\p{Ll}-]*(?:,\s+|\s+(?i:called|named)\s+)(\p{Lu}[\p{L}&'’-]*(?:\s+\p{Lu}[\p{L}&'’-]*)*)`)
 
+// messageStates reports whether a sentence of the message being read
+// matches a statement of predicate that is not secondary.
+func (c *collector) messageStates(predicate string) bool {
+	for _, s := range splitSentences(c.message) {
+		for _, st := range statements {
+			if st.predicate == predicate && !st.secondary && st.re.MatchString(s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (c *collector) statements(subject, subjectType, sentence string, spans []temporal.Span, when *time.Time, ref time.Time) []lore.ExtractedFact {
 	var facts []lore.ExtractedFact
 	for _, st := range statements {
 		m := st.re.FindStringSubmatchIndex(sentence)
-		if m == nil {
+		if m == nil || st.secondary && c.messageStates(st.predicate) {
 			continue
 		}
 		predicate, verb := st.predicate, st.verb

@@ -1,0 +1,32 @@
+package rules
+
+import (
+	"testing"
+	"time"
+)
+
+// TestTextedUpdates covers updates said the way people text: a home said
+// as "we're in X now" after a move or by what is rented, a move "up to"
+// a place, a new partner named after "seeing someone", a new job after
+// "switched jobs", a lower-case employer joined "last month as" a title,
+// and a sport said by its verb and how often.
+func TestTextedUpdates(t *testing.T) {
+	at := time.Date(2024, 5, 2, 9, 0, 0, 0, time.UTC)
+	runTripleCases(t, at, []tripleCase{
+		{name: "in X now after a move", text: "big change since january: we moved! we're in Stavanger now", want: []triple{{s: "user", p: "lives_in", o: "Stavanger"}}},
+		{name: "no home from in X now alone", text: "I'm in London now, back Friday.", never: []triple{{s: "user", p: "lives_in", o: "London"}}},
+		{name: "renting", text: "I finally moved — I'm now renting a one-bedroom in Lekki with a friend.", want: []triple{{s: "user", p: "lives_in", o: "Lekki"}}},
+		{name: "sharing", text: "I moved out of the dorm in August. Now I share a house in Sannomiya with two friends.", want: []triple{{s: "user", p: "lives_in", o: "Sannomiya"}}},
+		{name: "rented flat after the city", text: "I live in Berlin btw, we share a flat in Neukölln", want: []triple{{s: "user", p: "lives_in", o: "Berlin"}}, never: []triple{{s: "user", p: "lives_in", o: "Neukölln"}}},
+		{name: "moved up to", text: "Big changes. I moved up to Prescott to be near the grandkids.", want: []triple{{s: "user", p: "lives_in", o: "Prescott"}}},
+		{name: "no move from a promotion", text: "I moved up to a senior role.", never: []triple{{s: "user", p: "lives_in", o: "a senior role"}}},
+		{name: "seeing someone, name", text: "And I am seeing someone, Nicolás, he is a fishing boat captain.", want: []triple{{s: "user", p: "dates", o: "Nicolás"}}},
+		{name: "seeing someone new!! name", text: "and I'm seeing someone new!! Omar, we met at a trivia night.", want: []triple{{s: "user", p: "dates", o: "Omar"}}},
+		{name: "switched jobs, now at", text: "i switched jobs, now at a game studio in kyoto", want: []triple{{s: "user", p: "works_at", o: "game studio in Kyoto"}}},
+		{name: "joined last month as", text: "I joined Razorpay last month as a backend engineer.", want: []triple{{s: "user", p: "works_at", o: "Razorpay"}, {s: "user", p: "works_as", o: "backend engineer"}}},
+		{name: "lower-case employer joined", text: "rent 28k for a 1bhk, i work at flipkart. || left flipkart, joined razorpay last month as sde-2.", want: []triple{{s: "user", p: "works_at", o: "Flipkart", ended: true}, {s: "user", p: "works_at", o: "Razorpay"}}},
+		{name: "sport by its verb", text: "i boulder like 3x a week here so a week off would kill me", want: []triple{{s: "user", p: "does", o: "bouldering"}}},
+		{name: "swim twice a week", text: "I swim twice a week at the leisure centre.", want: []triple{{s: "user", p: "does", o: "swimming"}}},
+		{name: "no sport without how often", text: "I run the team at work.", never: []triple{{s: "user", p: "does", o: "running"}}},
+	})
+}
