@@ -32,6 +32,8 @@ var (
 	phoneRe = regexp.MustCompile(subj + `(?:have|has|got|get|bought|use|uses|using|own|owns|ordered|(?:switched|changed|upgraded|moved)\s+to|went\s+(?:with|for)|picked\s+up)\s+` + phoneAdj + phoneName)
 	// "my phone is a Tecno Camon 19", "my phone's an iPhone 12"
 	phoneIsRe = regexp.MustCompile(`(?i:\bmy\s+(?:new\s+|current\s+)?(?:phone|mobile|cell\s*phone|smartphone)(?:'s|’s|\s+is)\s+)` + phoneAdj + phoneName)
+	// "My new iPhone 13 (refurbished) is the only gift I'm getting".
+	phoneMyNewRe = regexp.MustCompile(`(?i:\bmy\s+(new|brand\s+new|refurbished)\s+)` + phoneName)
 	// "Emeka gave me an iPhone 14": the speaker's phone, whoever paid.
 	phoneGiftRe = regexp.MustCompile(`(?i:\b(?:gave|got|bought|handed)\s+me\s+(?:his\s+|her\s+|their\s+)?)` + phoneAdj + phoneName)
 	// "my pixel 6 finally died", "my phone got stolen": the phone in use
@@ -214,7 +216,7 @@ func (c *collector) phoneFacts(subject, subjectType, clause string, ref time.Tim
 			out = append(out, ended(subject, subjectType, "uses_phone", "uses the phone", old, false, "", ref))
 		}
 	}
-	for _, re := range []*regexp.Regexp{phoneSwapRe, phoneRe, phoneIsRe, phoneGiftRe} {
+	for _, re := range []*regexp.Regexp{phoneSwapRe, phoneRe, phoneIsRe, phoneGiftRe, phoneMyNewRe} {
 		if m := re.FindStringSubmatch(clause); m != nil && !commonWordPhone(m[2]) {
 			out = append(out, phoneFact(subject, subjectType, m[1], m[2], ref))
 			break

@@ -21,7 +21,7 @@ var (
 	// "Joining Parcelwala (logistics startup) as a product analyst",
 	// "I joined Mavuno Seeds as field agronomist", "starting at Ridge
 	// Hospital as a nurse": a new employer and title.
-	myJoinAsRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:am\s+|have\s+|had\s+|will\s+be\s+)?(?:just\s+|finally\s+|officially\s+|now\s+)*(?:join(?:ed|ing|s)?|start(?:ed|ing|s)?\s+at|mov(?:ed|ing)\s+to|switch(?:ed|ing)\s+to)\s+)` + orgAlt + `(?:\s*\([^)]*\))?(?i:\s+(?:last|this)\s+(?:week|month|year|spring|summer|autumn|fall|winter))?(?i:\s+as\s+(?:a\s+|an\s+|the\s+|their\s+|our\s+)?)([^,;!?()]+)`)
+	myJoinAsRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:am\s+|have\s+|had\s+|will\s+be\s+)?(?:just\s+|finally\s+|officially\s+|now\s+)*(?:join(?:ed|ing|s)?|start(?:ed|ing|s)?\s+at|mov(?:ed|ing)\s+to|switch(?:ed|ing)\s+to)\s+)` + orgAlt + `(?:\s*\([^)]*\))?(?i:\s+(?:last|this)\s+(?:week|month|year|spring|summer|autumn|fall|winter)|,?\s+(?:still|again|now))?(?i:\s+as\s+(?:a\s+|an\s+|the\s+|their\s+|our\s+)?)([^,;!?()]+)`)
 	// "They offered me a position at Colegio Las Fuentes, as vice
 	// principal!": a new employer and title offered to the speaker.
 	offeredMeRe = regexp.MustCompile(`(?i:\b(?:they|he|she|we|\p{Lu}[\p{L}-]+)\s+(?:just\s+|finally\s+|have\s+|has\s+)*offered\s+me\s+(?:a|an|the)\s+(?:new\s+)?(?:(?:full|part)[- ]time\s+)?(?:job|position|post|role)\s+(?:at|with)\s+)` + orgAlt + `(?:,?\s+(?i:as\s+(?:a\s+|an\s+|the\s+)?)([^,;!?()]+))?`)

@@ -77,8 +77,9 @@ var statements = []statement{
 	// "moved up to a senior role" is no move.
 	{re: regexp.MustCompile(subj + `(?:moved|moving|relocated)\s+(?:up|down|over|out|back\s+up|back\s+down)\s+to\s+(?-i:(\p{Lu}.+))`), predicate: "lives_in", verb: "moved to", objectType: "place", event: true, confidence: 0.8},
 	// "I'm now renting a one-bedroom in Lekki", "now I share a house in
-	// Sannomiya", "we rent a 2bhk in Baner": a home rented or shared.
-	{re: regexp.MustCompile(`(?i)\b(?:i|we)\s+(?:(?:am|are|'m|'re|now|currently|still|just|also)\s+)*(?:rent|renting|rented|share|sharing|shared)\s+(?:a|an|the|our|my)\s+(?:[\p{L}\d-]+\s+){0,2}?(?:flat|house|apartment|apt|place|room|studio|unit|condo|bedsit|one-bedroom|two-bedroom|1bhk|2bhk|3bhk|1-bed|2-bed|one-bed|two-bed)\s+(?:[\p{L}-]+\s+){0,2}?in\s+(?-i:(\p{Lu}.+))`), predicate: "lives_in", verb: "lives in", objectType: "place", confidence: 0.8, secondary: true},
+	// Sannomiya", "we rent a 2bhk in Baner", "We're renting in Croydon": a
+	// home rented or shared.
+	{re: regexp.MustCompile(`(?i)\b(?:i|we)\s+(?:(?:am|are|'m|'re|now|currently|still|just|also)\s+)*(?:rent|renting|rented|share|sharing|shared)\s+(?:a|an|the|our|my)\s+(?:[\p{L}\d-]+\s+){0,2}?(?:flat|house|apartment|apt|place|room|studio|unit|condo|bedsit|one-bedroom|two-bedroom|1bhk|2bhk|3bhk|1-bed|2-bed|one-bed|two-bed)\s+(?:[\p{L}-]+\s+){0,2}?in\s+(?-i:(\p{Lu}.+))|\b(?:i\s+am|i'm|we\s+are|we're)\s+(?:now\s+)?renting\s+in\s+(?-i:(\p{Lu}.+))`), predicate: "lives_in", verb: "lives in", objectType: "place", confidence: 0.8, secondary: true},
 	// "I'm now living in Lisbon", "we are currently living in Ghent"
 	{re: regexp.MustCompile(`(?i)\b(?:i|we)\s+(?:am|are)\s+(?:(?:now|currently|still|actually)\s+)*living\s+(?:(?:out|over|down|up)\s+)?in\s+(?-i:(\p{Lu}.+))`), predicate: "lives_in", verb: "lives in", objectType: "place", confidence: 0.85},
 	// "finally got the keys to the flat in Porto", "just moved into a new
@@ -107,7 +108,7 @@ var statements = []statement{
 	// to Thursdays" or "to remote work" is no move.
 	{re: regexp.MustCompile(subj + `(?:shifted|shifting)\s+(?:back\s+)?to\s+(?-i:(\p{Lu}.+))`), predicate: "lives_in", verb: "moved to", objectType: "place", event: true, confidence: 0.75},
 	{re: regexp.MustCompile(subj + `(?:work|working|works)\s+(?:(?:part|full)[- ]time\s+|remotely\s+)?(?:at|for)\s+(.+)`), predicate: "works_at", verb: "works at", objectType: "organization", confidence: 0.85},
-	{re: regexp.MustCompile(subj + `(?:got|started|landed|accepted|took|start|starting)\s+(?:a\s+|an\s+|my\s+|the\s+)?(?:new\s+)?(?:(?:part|full)[- ]time\s+|summer\s+|weekend\s+)?(?:job|position|post|role|offer|internship)\s+(?:at|with|from)\s+(.+)`), predicate: "works_at", verb: "started a job at", objectType: "organization", event: true, confidence: 0.8},
+	{re: regexp.MustCompile(subj + `(?:got|started|landed|accepted|took|start|starting|have)\s+(?:a\s+|an\s+|my\s+|the\s+)?(?:new\s+)?(?:(?:part|full)[- ]time\s+|summer\s+|weekend\s+)?(?:job|position|post|role|offer|internship)\s+(?:at|with|from)\s+(.+)`), predicate: "works_at", verb: "started a job at", objectType: "organization", event: true, confidence: 0.8},
 	{re: regexp.MustCompile(subj + `(?:am\s+|are\s+)?(?:start|starting|started|begin|beginning|began)\s+(?:work(?:ing)?\s+|(?:a|my)\s+new\s+job\s+)?(?:at|with)\s+(\p{Lu}.+)`), predicate: "works_at", verb: "works at", objectType: "organization", event: true, confidence: 0.8},
 	// "i switched jobs, now at a game studio in kyoto", "changed jobs -
 	// now working at Halden": the new employer.

@@ -658,6 +658,9 @@ func (c *collector) statements(subject, subjectType, sentence string, spans []te
 		}
 		predicate, verb := st.predicate, st.verb
 		objStart, objEnd := m[2], m[3]
+		for g := 4; objStart < 0 && g+1 < len(m); g += 2 {
+			objStart, objEnd = m[g], m[g+1] // the alternative that matched
+		}
 		if strings.Contains(predicate, "%s") {
 			topic := strings.ReplaceAll(lore.NormalizeName(sentence[m[2]:m[3]]), " ", "_")
 			predicate = fmt.Sprintf(predicate, topic)

@@ -69,7 +69,9 @@ func stripOpeners(s string, v voice) string {
 			s = rest
 			continue
 		}
-		if !punct && next != "i" && next != "my" && next != "we" && rest != "" {
+		// "ok moved to Leeds": a filler before a verb whose "I" was
+		// left out goes too.
+		if !punct && next != "i" && next != "my" && next != "we" && rest != "" && !leftOutSubject(trimmed) {
 			return s
 		}
 		s = rest

@@ -28,5 +28,9 @@ func TestTextedUpdates(t *testing.T) {
 		{name: "sport by its verb", text: "i boulder like 3x a week here so a week off would kill me", want: []triple{{s: "user", p: "does", o: "bouldering"}}},
 		{name: "swim twice a week", text: "I swim twice a week at the leisure centre.", want: []triple{{s: "user", p: "does", o: "swimming"}}},
 		{name: "no sport without how often", text: "I run the team at work.", never: []triple{{s: "user", p: "does", o: "running"}}},
+		{name: "filler before a left-out I", text: "ok moved to Leeds finally, rent is 900 a month", want: []triple{{s: "user", p: "lives_in", o: "Leeds"}}},
+		{name: "renting in", text: "We relocated in March. We're renting in Croydon.", want: []triple{{s: "user", p: "lives_in", o: "Croydon"}}},
+		{name: "my new phone", text: "My new iPhone 13 (refurbished) is the only gift I'm getting myself lol.", want: []triple{{s: "user", p: "uses_phone", o: "iPhone 13"}}},
+		{name: "have a new job at", text: "I have a new job at Nordwerk, product design for a mobility app.", want: []triple{{s: "user", p: "works_at", o: "Nordwerk"}}},
 	})
 }
