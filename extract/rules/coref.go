@@ -41,7 +41,10 @@ var (
 	// named as someone's partner.
 	partnerNameRe = regexp.MustCompile(`(?i:\b(?:engaged\s+to|married\s+to|marrying|married)\s+)` + nameRe)
 	// "my mom" with no name after it.
-	myBareRoleRe = regexp.MustCompile(`(?i:\b(my|our)\s+` + roleAdj + `(` + roleAlt + `))\b`)
+	// "with Håkon, her husband, he's a biologist": a name whose role,
+	// said right after it, gives its gender.
+	appositiveRoleRe = regexp.MustCompile(`\b(\p{Lu}[\p{L}-]+),\s+(?i:(?:my|our|his|her|their)|\p{Lu}[\p{L}-]+['’]s)\s+` + roleAdj + `(` + roleAlt + `)\b`)
+	myBareRoleRe     = regexp.MustCompile(`(?i:\b(my|our)\s+` + roleAdj + `(` + roleAlt + `))\b`)
 	// A subject pronoun opening a clause: sentence start, after a comma
 	// or dash ("Hanne thinks I'm strict — she's a therapist"), or
 	// after a conjunction.
@@ -300,6 +303,11 @@ func (c *collector) noteAntecedents(s, speaker string) {
 			continue
 		}
 		found = append(found, at{m[2], antecedent{ref: c.entity(name, "person"), gender: c.genders[name], msg: now}})
+	}
+	for _, m := range appositiveRoleRe.FindAllStringSubmatchIndex(s, -1) {
+		if c.typeOf(s[m[2]:m[3]]) == "" || c.typeOf(s[m[2]:m[3]]) == "person" {
+			add(m[2], s[m[2]:m[3]], s[m[4]:m[5]])
+		}
 	}
 	for _, m := range myBareRoleRe.FindAllStringSubmatchIndex(s, -1) {
 		rest := strings.TrimLeft(s[m[1]:], " ,")

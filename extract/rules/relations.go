@@ -46,6 +46,9 @@ var (
 	isMyRoleRe = regexp.MustCompile(nameRe + `\s+(?i:is\s+(?:now\s+|officially\s+|also\s+|still\s+)?(?:my|our)\s+` + roleAdj + `(` + roleAlt + `))\b`)
 	// "Emma, my sister,"
 	appositiveRe = regexp.MustCompile(nameRe + `,\s+(?i:(?:my|our)\s+` + roleAdj + `(` + roleAlt + `))\b`)
+	// "with Håkon, Ingrid's husband," (after "her" was resolved): a named
+	// person's relative, named first.
+	theirAppositiveRe = regexp.MustCompile(nameRe + `,\s+` + nameRe + `['’]s\s+(?i:` + roleAdj + `(` + roleAlt + `))\b`)
 	// "Gribouille (the cat)", "Arjun jiju (Priya's husband)": a role said in
 	// brackets after the name, with at most one word (an honorific) between.
 	parenRoleRe = regexp.MustCompile(nameRe + `(?:\s+\p{Ll}+)?\s*\(\s*(?:(?i:(my|our|the))\s+|` + nameRe + `['’]s\s+)(?i:` + roleAdj + `(` + roleAlt + `))\s*\)`)
@@ -329,6 +332,11 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 			continue
 		}
 		add(c.relationFact(subject, subjectType, sentence[m[4]:m[5]], sentence[m[2]:m[3]], ref))
+	}
+	for _, m := range theirAppositiveRe.FindAllStringSubmatch(sentence, -1) {
+		if c.typeOf(m[2]) == "person" && !isStopName(m[1]) && !isPronoun(m[1]) && c.typeOf(m[1]) != "place" {
+			add(c.relationFact(c.entity(m[2], "person"), "person", m[3], m[1], ref))
+		}
 	}
 	newHolder := func(role, name string) {
 		if !oneHolderRoles[canonicalRole(role)] {

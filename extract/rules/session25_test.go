@@ -32,5 +32,6 @@ func TestTextedUpdates(t *testing.T) {
 		{name: "renting in", text: "We relocated in March. We're renting in Croydon.", want: []triple{{s: "user", p: "lives_in", o: "Croydon"}}},
 		{name: "my new phone", text: "My new iPhone 13 (refurbished) is the only gift I'm getting myself lol.", want: []triple{{s: "user", p: "uses_phone", o: "iPhone 13"}}},
 		{name: "have a new job at", text: "I have a new job at Nordwerk, product design for a mobility app.", want: []triple{{s: "user", p: "works_at", o: "Nordwerk"}}},
+		{name: "name then another's role", text: "Sindre (my partner) says he's a ferry mechanic. || my sister Ingrid is up in Tromsø with Håkon, her husband, he's a fisheries biologist", want: []triple{{s: "Ingrid", p: "has_husband", o: "Håkon"}, {s: "Håkon", p: "works_as", o: "fisheries biologist"}}, never: []triple{{s: "Sindre", p: "works_as", o: "fisheries biologist"}}},
 	})
 }
