@@ -80,7 +80,12 @@ var (
 	// "Jonas is a cellist", "Sam's a high school history teacher", "she's a vet"
 	theirJobRe = regexp.MustCompile(nameRe + `(?:\s+is|'s|’s)\s+(?:now\s+)?(?i:a|an)\s+([^,;!?()]+)`)
 	// "Ana just started at St. Luke's Hospital", "Sam got hired at Northern Secondary"
-	theirStartRe = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+|recently\s+)?(?:started|starts|is\s+starting|got\s+hired|was\s+hired|(?:got|took)\s+a\s+(?:new\s+)?job|joined|works|worked|is\s+working)\s+(?:work(?:ing)?\s+)?(?:at|for|with)\s+((?:the\s+)?\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*)*)`)
+	// "Arjun joined Swiggy last month and the office is closer": an
+	// employer joined with no preposition, read only in a message about
+	// work ("Kari joined Tinder" is none).
+	theirJoinedRe = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+|recently\s+|has\s+|had\s+)?joined\s+(\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*)*)`)
+	workContextRe = regexp.MustCompile(`(?i)\b(?:job|jobs|office|offices|hired|company|salary|colleagues?|coworkers?|boss|promotion|promoted|resigned|notice|shifts?|commute|as\s+an?\s+\p{L}+)\b`)
+	theirStartRe  = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+|recently\s+)?(?:started|starts|is\s+starting|got\s+hired|was\s+hired|(?:got|took)\s+a\s+(?:new\s+)?job|joined|works|worked|is\s+working)\s+(?:work(?:ing)?\s+)?(?:at|for|with)\s+((?:the\s+)?\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*)*)`)
 	// "Ana just started at St. Luke's Hospital as a pharmacist", "Nomsa
 	// started at the hospital in Umhlanga as a radiographer"
 	theirStartAsRe = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+|recently\s+|now\s+)?(?:started|starts|is\s+starting|got\s+hired|was\s+hired|got\s+a\s+job|works|worked|is\s+working)\s+(?:work(?:ing)?\s+)?(?:at|for|with)\s+([^,;!?()]+?)\s+as\s+(?i:a|an)\s+([^,;!?()]+)`)
@@ -642,7 +647,11 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 			job(c.entity(m[1], "person"), "person", title, org)
 		}
 	}
-	for _, m := range theirStartRe.FindAllStringSubmatch(clause, -1) {
+	var joined [][]string
+	if workContextRe.MatchString(c.message) {
+		joined = theirJoinedRe.FindAllStringSubmatch(clause, -1)
+	}
+	for _, m := range append(theirStartRe.FindAllStringSubmatch(clause, -1), joined...) {
 		if isStopName(m[1]) || isPronoun(m[1]) {
 			continue
 		}

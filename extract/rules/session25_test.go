@@ -33,5 +33,8 @@ func TestTextedUpdates(t *testing.T) {
 		{name: "my new phone", text: "My new iPhone 13 (refurbished) is the only gift I'm getting myself lol.", want: []triple{{s: "user", p: "uses_phone", o: "iPhone 13"}}},
 		{name: "have a new job at", text: "I have a new job at Nordwerk, product design for a mobility app.", want: []triple{{s: "user", p: "works_at", o: "Nordwerk"}}},
 		{name: "name then another's role", text: "Sindre (my partner) says he's a ferry mechanic. || my sister Ingrid is up in Tromsø with Håkon, her husband, he's a fisheries biologist", want: []triple{{s: "Ingrid", p: "has_husband", o: "Håkon"}, {s: "Håkon", p: "works_as", o: "fisheries biologist"}}, never: []triple{{s: "Sindre", p: "works_as", o: "fisheries biologist"}}},
+		{name: "named person joined an employer", text: "We moved last week, Arjun joined Swiggy last month and the office is closer this side.", want: []triple{{s: "Arjun", p: "works_at", o: "Swiggy"}}},
+		{name: "no employer joined outside work", text: "My friend Kari joined Tinder last week lol.", never: []triple{{s: "Kari", p: "works_at", o: "Tinder"}}},
+		{name: "business partner", text: "also important: Marisol, my business partner at the clinic, offered me to take July lighter", want: []triple{{s: "user", p: "has_business_partner", o: "Marisol"}}},
 	})
 }
