@@ -22,6 +22,11 @@ var (
 	// "I joined Mavuno Seeds as field agronomist", "starting at Ridge
 	// Hospital as a nurse": a new employer and title.
 	myJoinAsRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:am\s+|have\s+|had\s+|will\s+be\s+)?(?:just\s+|finally\s+|officially\s+|now\s+)*(?:join(?:ed|ing|s)?|start(?:ed|ing|s)?\s+at|mov(?:ed|ing)\s+to|switch(?:ed|ing)\s+to)\s+)` + orgAlt + `(?:\s*\([^)]*\))?(?i:\s+(?:last|this)\s+(?:week|month|year|spring|summer|autumn|fall|winter)|,?\s+(?:still|again|now))?(?i:\s+as\s+(?:a\s+|an\s+|the\s+|their\s+|our\s+)?)([^,;!?()]+)`)
+	// "As a civil engineer, I…", "my job as a paramedic is…": the
+	// speaker's title said in passing (an occupation, at most three words).
+	myAsJobRe = regexp.MustCompile(`(?i)(?:^\s*|[,;]\s*|\b(?:and|but|so)\s+)as\s+(?:a|an|the)\s+([\p{L}-]+(?:\s+[\p{L}-]+){0,2}?)\s*,\s*(?:i|i'm|i’m|i've|i’ve|i\s+am|i\s+have|we)\b`)
+	myJobAsRe = regexp.MustCompile(`(?i)\bmy\s+(?:job|work|role|day\s+job)\s+as\s+(?:a|an)\s+([\p{L}-]+(?:\s+[\p{L}-]+){0,2}?)(?:\s+(?:is|was|at|in|for|keeps|means|has|pays)\b|\s*[,.;!?]|\s*$)`)
+	byTradeRe = regexp.MustCompile(`(?i)\s+by\s+(?:trade|profession)\b`)
 	// "They offered me a position at Colegio Las Fuentes, as vice
 	// principal!": a new employer and title offered to the speaker.
 	offeredMeRe = regexp.MustCompile(`(?i:\b(?:they|he|she|we|\p{Lu}[\p{L}-]+)\s+(?:just\s+|finally\s+|have\s+|has\s+)*offered\s+me\s+(?:a|an|the)\s+(?:new\s+)?(?:(?:full|part)[- ]time\s+)?(?:job|position|post|role)\s+(?:at|with)\s+)` + orgAlt + `(?:,?\s+(?i:as\s+(?:a\s+|an\s+|the\s+)?)([^,;!?()]+))?`)
@@ -327,6 +332,7 @@ func orgName(o string) string {
 // works_at).
 func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time, own bool) []lore.ExtractedFact {
 	var out []lore.ExtractedFact
+	clause = byTradeRe.ReplaceAllString(clause, "") // "an electrician by trade"
 	// job states a title (and employer) and reports whether the title was
 	// one.
 	job := func(s, sType, title, org string) bool {
@@ -462,6 +468,13 @@ func (c *collector) jobFacts(subject, subjectType, clause string, ref time.Time,
 				}
 				title, _ := splitJob(m[1])
 				return job(subject, subjectType, title, "")
+			},
+			func() bool {
+				m := myAsJobRe.FindStringSubmatch(clause)
+				if m == nil {
+					m = myJobAsRe.FindStringSubmatch(clause)
+				}
+				return m != nil && bareTitle(m[1]) && job(subject, subjectType, m[1], "")
 			},
 			func() bool {
 				title, org, ok := introJob(clause)

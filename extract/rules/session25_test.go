@@ -36,5 +36,9 @@ func TestTextedUpdates(t *testing.T) {
 		{name: "named person joined an employer", text: "We moved last week, Arjun joined Swiggy last month and the office is closer this side.", want: []triple{{s: "Arjun", p: "works_at", o: "Swiggy"}}},
 		{name: "no employer joined outside work", text: "My friend Kari joined Tinder last week lol.", never: []triple{{s: "Kari", p: "works_at", o: "Tinder"}}},
 		{name: "business partner", text: "also important: Marisol, my business partner at the clinic, offered me to take July lighter", want: []triple{{s: "user", p: "has_business_partner", o: "Marisol"}}},
+		{name: "as a title, I", text: "As a civil engineer, I have worked on many roads.", want: []triple{{s: "user", p: "works_as", o: "civil engineer"}}},
+		{name: "no title from as a mother", text: "As a mother, I worry.", never: []triple{{s: "user", p: "works_as", o: "mother"}}},
+		{name: "my job as", text: "my job as a paramedic is stressful", want: []triple{{s: "user", p: "works_as", o: "paramedic"}}},
+		{name: "by trade", text: "I'm an electrician by trade", want: []triple{{s: "user", p: "works_as", o: "electrician"}}},
 	})
 }
