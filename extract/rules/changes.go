@@ -148,6 +148,8 @@ func (c *collector) changeFacts(subject, subjectType, clause string, ref time.Ti
 		cur("drives", "drives a", m[1])
 	} else if m := driveRe.FindStringSubmatch(sharedSubject(clause)); m != nil {
 		cur("drives", "drives a", m[1])
+	} else if m := driveRe.FindStringSubmatch(withSubject(clause)); m != nil {
+		cur("drives", "drives a", m[1])
 	} else if m := driveAnyRe.FindStringSubmatch(clause); m != nil && !isStopName(m[1]) {
 		cur("drives", "drives a", m[1])
 	} else if m := carIsRe.FindStringSubmatch(clause); m != nil {
@@ -300,6 +302,16 @@ func (c *collector) lastCurrent(subject, predicate string, match func(string) bo
 // andVerbRe is a verb phrase joined by "and" that shares the clause's
 // subject: "we got rid of the Avensis and switched to a Skoda".
 var andVerbRe = regexp.MustCompile(`(?i)^(?:i|we)\b.*?\s+and\s+(?:then\s+)?(\p{Ll}+ed\b.*)`)
+
+// withSubject returns a clause that opens with a verb whose "I" was left
+// out ("insurance paid out, bought a Ford Ranger") with the "I" put back,
+// or "".
+func withSubject(clause string) string {
+	if clause = strings.TrimSpace(clause); !leftOutSubject(clause) {
+		return ""
+	}
+	return "I " + clause
+}
 
 // sharedSubject returns the second verb phrase of a first-person clause
 // with its subject restored ("I switched to a Skoda"), or "".

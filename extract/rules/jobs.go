@@ -115,7 +115,7 @@ var (
 	theirLeftRe    = regexp.MustCompile(nameRe + `\s+(?:just\s+|finally\s+)?(?:left|quit)\s+((?:the\s+)?\p{Lu}[\p{L}&.'’-]*(?:\s+\p{Lu}[\p{L}&.'’-]*)*)`)
 	// "I teach chemistry at Riverside High", "I teach year 4 at Whakarewa
 	// School": a teacher there (the subject, when said, names the title).
-	myTeachRe = regexp.MustCompile(`(?i:\b(?:i|we)\s+(?:(?:also|still|now|currently|mainly|mostly|actually)\s+)*teach\s+)(?:([\p{L}\d][\p{L}\d ]{0,25}?)\s+)?(?i:at)\s+` + orgAlt)
+	myTeachRe = regexp.MustCompile(`(?i:\b(?:i|we|i'm|i’m|im|i\s+am)\s+(?:(?:also|still|now|currently|mainly|mostly|actually)\s+)*(?:teach|teaching)\s+)(?:([\p{L}\d][\p{L}\d ]{0,25}?)\s+)?(?i:at)\s+` + orgAlt)
 	// "Hana teaches maths at St Anne's"
 	// "I teach piano", "Tamsin teaches yoga and …", "Florian, who teaches
 	// physics, …": a subject taught, no school said.

@@ -40,5 +40,7 @@ func TestTextedUpdates(t *testing.T) {
 		{name: "no title from as a mother", text: "As a mother, I worry.", never: []triple{{s: "user", p: "works_as", o: "mother"}}},
 		{name: "my job as", text: "my job as a paramedic is stressful", want: []triple{{s: "user", p: "works_as", o: "paramedic"}}},
 		{name: "by trade", text: "I'm an electrician by trade", want: []triple{{s: "user", p: "works_as", o: "electrician"}}},
+		{name: "I'm teaching", text: "I'm teaching 7th grade science at Westbury Middle School now.", want: []triple{{s: "user", p: "works_as", o: "7th grade science teacher"}, {s: "user", p: "works_at", o: "Westbury Middle School"}}},
+		{name: "a car bought with the I left out", text: "Sold the old car, got a Toyota Corolla.", want: []triple{{s: "user", p: "drives", o: "Toyota Corolla"}}},
 	})
 }
