@@ -83,9 +83,10 @@ var statements = []statement{
 	// "I'm now living in Lisbon", "we are currently living in Ghent"
 	{re: regexp.MustCompile(`(?i)\b(?:i|we)\s+(?:am|are)\s+(?:(?:now|currently|still|actually)\s+)*living\s+(?:(?:out|over|down|up)\s+)?in\s+(?-i:(\p{Lu}.+))`), predicate: "lives_in", verb: "lives in", objectType: "place", confidence: 0.85},
 	// "finally got the keys to the flat in Porto", "just moved into a new
-	// place in Brooklyn", "we bought a house in Galway", "we have now
+	// place in Brooklyn", "we bought a house in Galway", "i moved out of
+	// halls into a house in Hyde Park", "we have now
 	// moved into a flat at Nordnes": a home taken.
-	{re: regexp.MustCompile(`(?i)(?:^|\b(?:i|we)\s+)(?:(?:have|has|just|finally|now|recently)\s+)*(?:got\s+the\s+keys\s+(?:to|for)|moved\s+into|bought)\s+(?:a|an|the|our|my)\s+(?:(?:new|little|small|tiny|old|first)\s+)*(?:flat|house|apartment|apt|place|home|condo|cottage|townhouse)\s+(?:in|at)\s+(?-i:(\p{Lu}.+))`), predicate: "lives_in", verb: "moved to", objectType: "place", event: true, confidence: 0.75},
+	{re: regexp.MustCompile(`(?i)(?:^|\b(?:i|we)\s+)(?:(?:have|has|just|finally|now|recently)\s+)*(?:got\s+the\s+keys\s+(?:to|for)|moved\s+(?:out\s+of\s+[^,.;!?]{1,30}?\s+)?into|bought)\s+(?:a|an|the|our|my)\s+(?:(?:new|little|small|tiny|old|first)\s+)*(?:flat|house|apartment|apt|place|home|condo|cottage|townhouse)\s+(?:in|at)\s+(?-i:(\p{Lu}.+))`), predicate: "lives_in", verb: "moved to", objectType: "place", event: true, confidence: 0.75},
 	// "Back in Toronto for good."
 	{re: regexp.MustCompile(`(?i)(?:^|\b(?:i\s+am|i'm|we\s+are|we're)\s+)(?:now\s+)?back\s+(?:home\s+)?in\s+(?-i:(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?))\s+for\s+good\b`), predicate: "lives_in", verb: "moved to", objectType: "place", event: true, confidence: 0.8},
 	// "Julien and I moved in together in Verdun", "I moved in with Sam in

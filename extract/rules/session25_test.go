@@ -42,5 +42,6 @@ func TestTextedUpdates(t *testing.T) {
 		{name: "by trade", text: "I'm an electrician by trade", want: []triple{{s: "user", p: "works_as", o: "electrician"}}},
 		{name: "I'm teaching", text: "I'm teaching 7th grade science at Westbury Middle School now.", want: []triple{{s: "user", p: "works_as", o: "7th grade science teacher"}, {s: "user", p: "works_at", o: "Westbury Middle School"}}},
 		{name: "a car bought with the I left out", text: "Sold the old car, got a Toyota Corolla.", want: []triple{{s: "user", p: "drives", o: "Toyota Corolla"}}},
+		{name: "moved out of into", text: "AND i moved out of halls into a house in Hyde Park with Hannah and 3 others.", want: []triple{{s: "user", p: "lives_in", o: "Hyde Park"}}},
 	})
 }
