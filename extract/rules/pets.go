@@ -175,6 +175,8 @@ var (
 	bareBreedRe = regexp.MustCompile(nameRe + `,\s+(?i:` + breedAlt + `)\s*(?:[.;!?]|$)`)
 	// "run Biscuit to the groomer, he's our basset hound": the breed of
 	// the pet named last before the comma.
+	// "Bran — that's our sheepdog": a name, then the breed it is.
+	thatsBreedRe   = regexp.MustCompile(nameRe + `\s*(?:—|–|-|,|\()\s*(?i:that's|that’s|thats|that\s+is)\s+(?i:(my|our)\s+` + breedAlt + `)\b`)
 	pronounBreedRe = regexp.MustCompile(`,\s+(?i:he|she|it)(?:'s|’s|\s+is)\s+(?i:(my|our)\s+` + breedAlt + `)\b`)
 	// "my beagle Rosie", "that beagle Rosie"
 	breedNameRe = regexp.MustCompile(`(?i:\b(my|our|a|an|that|the|his|her|their)\s+` + breedAlt + `)\s+` + nameRe)
@@ -242,6 +244,11 @@ func (c *collector) breedFacts(subject, subjectType, sentence string, ref time.T
 		names := capWordRe.FindAllString(before, -1) // coref.go's capitalised word
 		if len(names) > 0 {
 			add(names[len(names)-1], sentence[loc[2]:loc[3]], sentence[loc[4]:loc[5]])
+		}
+	}
+	for _, m := range thatsBreedRe.FindAllStringSubmatch(sentence, -1) {
+		if !isStopName(m[1]) && !isPronoun(m[1]) {
+			add(m[1], m[2], m[3])
 		}
 	}
 	for _, m := range breedNameRe.FindAllStringSubmatch(sentence, -1) {

@@ -46,6 +46,9 @@ var (
 	isMyRoleRe = regexp.MustCompile(nameRe + `\s+(?i:is\s+(?:now\s+|officially\s+|also\s+|still\s+)?(?:my|our)\s+` + roleAdj + `(` + roleAlt + `))\b`)
 	// "Emma, my sister,"
 	appositiveRe = regexp.MustCompile(nameRe + `,\s+(?i:(?:my|our)\s+` + roleAdj + `(` + roleAlt + `))\b`)
+	// "Bran — that's our sheepdog", "Nora, who's my cousin,": a name, then
+	// what it is to the speaker.
+	thatsMyRe = regexp.MustCompile(nameRe + `\s*(?:—|–|-|,|\()\s*(?i:that's|that’s|thats|that\s+is|who's|who’s|who\s+is)\s+(?i:(?:my|our)\s+` + roleAdj + `(` + roleAlt + `))\b`)
 	// "with Håkon, Ingrid's husband," (after "her" was resolved): a named
 	// person's relative, named first.
 	theirAppositiveRe = regexp.MustCompile(nameRe + `,\s+` + nameRe + `['’]s\s+(?i:` + roleAdj + `(` + roleAlt + `))\b`)
@@ -332,6 +335,11 @@ func (c *collector) relations(subject, subjectType, sentence string, ref time.Ti
 			continue
 		}
 		add(c.relationFact(subject, subjectType, sentence[m[4]:m[5]], sentence[m[2]:m[3]], ref))
+	}
+	for _, m := range thatsMyRe.FindAllStringSubmatch(sentence, -1) {
+		if !isStopName(m[1]) && !isPronoun(m[1]) && c.typeOf(m[1]) != "place" && c.typeOf(m[1]) != "organization" {
+			add(c.relationFact(subject, subjectType, m[2], m[1], ref))
+		}
 	}
 	for _, m := range theirAppositiveRe.FindAllStringSubmatch(sentence, -1) {
 		if c.typeOf(m[2]) == "person" && !isStopName(m[1]) && !isPronoun(m[1]) && c.typeOf(m[1]) != "place" {

@@ -43,5 +43,8 @@ func TestTextedUpdates(t *testing.T) {
 		{name: "I'm teaching", text: "I'm teaching 7th grade science at Westbury Middle School now.", want: []triple{{s: "user", p: "works_as", o: "7th grade science teacher"}, {s: "user", p: "works_at", o: "Westbury Middle School"}}},
 		{name: "a car bought with the I left out", text: "Sold the old car, got a Toyota Corolla.", want: []triple{{s: "user", p: "drives", o: "Toyota Corolla"}}},
 		{name: "moved out of into", text: "AND i moved out of halls into a house in Hyde Park with Hannah and 3 others.", want: []triple{{s: "user", p: "lives_in", o: "Hyde Park"}}},
+		{name: "that's our breed", text: "Bran — that's our sheepdog, the best dog we ever had.", want: []triple{{s: "user", p: "has_dog", o: "Bran"}, {s: "Bran", p: "breed", o: "sheepdog"}}},
+		{name: "who's my role", text: "Nora, who's my cousin, is coming too.", want: []triple{{s: "user", p: "has_cousin", o: "Nora"}}},
+		{name: "no role from a place", text: "Paris, that's my favourite city.", never: []triple{{s: "user", p: "has_city", o: "Paris"}}},
 	})
 }
