@@ -24,6 +24,8 @@ var (
 	lowerBareRoleNameRe = regexp.MustCompile(`^\s*(?:[-*•]\s*)?(?i:` + roleAdj + `(?:` + roleAlt + `))\s+(\p{Ll}[\p{Ll}-]*)\s+\p{Ll}`)
 	lowerPlaceRe        = regexp.MustCompile(`(?i:\b(?:in|to|from|out\s+of|near|at|joined))\s+(\p{Ll}[\p{Ll}-]*)\b`)
 	lowerWordRe         = regexp.MustCompile(`\p{Ll}[\p{Ll}-]*`)
+	// "sneha is coming from bengaluru": a lower-case visitor's name.
+	lowerVisitorRe = regexp.MustCompile(`\b(\p{Ll}[\p{Ll}-]*)\s+(?:is|was|'s|’s)\s+(?:visiting|coming|flying\s+in|driving\s+up|driving\s+down)\s+(?:(?:us|me|here|over|down|up)\s+)?from\b`)
 	// "my wife crystal says": a given name that is also a word
 	// (data/word_names.txt), right before a verb.
 	wordNames           = listSet(readList("word_names.txt"))
@@ -57,7 +59,7 @@ func (c *collector) capitalizeNames(s string) string {
 			c.lowerNames[m[1]] = true
 		}
 	}
-	for _, re := range []*regexp.Regexp{lowerRoleNameRe, lowerBareRoleNameRe, lowerPlaceRe} {
+	for _, re := range []*regexp.Regexp{lowerRoleNameRe, lowerBareRoleNameRe, lowerPlaceRe, lowerVisitorRe} {
 		for _, m := range re.FindAllStringSubmatch(s, -1) {
 			if nameLike(m[1]) {
 				c.lowerNames[m[1]] = true

@@ -46,5 +46,6 @@ func TestTextedUpdates(t *testing.T) {
 		{name: "that's our breed", text: "Bran — that's our sheepdog, the best dog we ever had.", want: []triple{{s: "user", p: "has_dog", o: "Bran"}, {s: "Bran", p: "breed", o: "sheepdog"}}},
 		{name: "who's my role", text: "Nora, who's my cousin, is coming too.", want: []triple{{s: "user", p: "has_cousin", o: "Nora"}}},
 		{name: "no role from a place", text: "Paris, that's my favourite city.", never: []triple{{s: "user", p: "has_city", o: "Paris"}}},
+		{name: "lower-case visitor", text: "And sneha is coming from Bengaluru for christmas, help me plan a day in Pune for her.", want: []triple{{s: "Sneha", p: "lives_in", o: "Bengaluru"}}},
 	})
 }
