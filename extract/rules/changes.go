@@ -327,12 +327,12 @@ var (
 	// "I teach year 4 at Whakarewa School here in Rotorua": the speaker
 	// lives where they say "here" is.
 	hereInRe = regexp.MustCompile(`(?i)\b(?:i|we)\b[^.!?;]*?\bhere\s+in\s+(?:the\s+)?(?-i:(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?))`)
-	// A visit is not where someone lives.
 	// "we moved! we're in Stavanger now": a home said to hold now, in a
 	// message that speaks of a move (without one, "I'm in London now" may
 	// be a trip).
-	inNowRe      = regexp.MustCompile(`(?i)\b(?:i\s+am|i'm|i’m|im|we\s+are|we're|we’re)\s+(?:now\s+)?(?:living\s+)?in\s+(?-i:(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?))\s+now\b`)
-	moveWordsRe  = regexp.MustCompile(`(?i)\b(?:moved|relocated|new\s+(?:flat|place|house|apartment|home))\b`)
+	inNowRe     = regexp.MustCompile(`(?i)\b(?:i\s+am|i'm|i’m|im|we\s+are|we're|we’re)\s+(?:now\s+)?(?:living\s+)?in\s+(?-i:(\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)?))\s+now\b`)
+	moveWordsRe = regexp.MustCompile(`(?i)\b(?:moved|relocated|new\s+(?:flat|place|house|apartment|home))\b`)
+	// A visit is not where someone lives.
 	visitWordsRe = regexp.MustCompile(`(?i)\b(?:visit|visiting|trip|holiday|holidays|vacation|conference|for\s+the\s+(?:week|weekend)|for\s+a\s+(?:few\s+)?(?:days|weeks?)|staying|hotel|layover|passing\s+through)\b`)
 )
 

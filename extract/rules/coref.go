@@ -40,11 +40,11 @@ var (
 	// "got engaged to Hana", "is married to Jun", "marrying Leila": a person
 	// named as someone's partner.
 	partnerNameRe = regexp.MustCompile(`(?i:\b(?:engaged\s+to|married\s+to|marrying|married)\s+)` + nameRe)
-	// "my mom" with no name after it.
 	// "with Håkon, her husband, he's a biologist": a name whose role,
 	// said right after it, gives its gender.
 	appositiveRoleRe = regexp.MustCompile(`\b(\p{Lu}[\p{L}-]+),\s+(?i:(?:my|our|his|her|their)|\p{Lu}[\p{L}-]+['’]s)\s+` + roleAdj + `(` + roleAlt + `)\b`)
-	myBareRoleRe     = regexp.MustCompile(`(?i:\b(my|our)\s+` + roleAdj + `(` + roleAlt + `))\b`)
+	// "my mom" with no name after it.
+	myBareRoleRe = regexp.MustCompile(`(?i:\b(my|our)\s+` + roleAdj + `(` + roleAlt + `))\b`)
 	// A subject pronoun opening a clause: sentence start, after a comma
 	// or dash ("Hanne thinks I'm strict — she's a therapist"), or
 	// after a conjunction.

@@ -42,26 +42,23 @@ var (
 func (c *collector) activityFacts(subject, subjectType, clause string, ref time.Time) []lore.ExtractedFact {
 	var out []lore.ExtractedFact
 	seen := map[string]bool{}
+	does := func(what string) {
+		if what == "" || seen[strings.ToLower(what)] {
+			return
+		}
+		seen[strings.ToLower(what)] = true
+		out = append(out, lore.ExtractedFact{
+			Subject: subject, SubjectType: subjectType, Predicate: "does", Object: what,
+			Text: factText("%s does %s", subject, what), ValidAt: timePtr(ref), Confidence: 0.75,
+		})
+	}
 	for _, re := range []*regexp.Regexp{doActivityRe, tookUpRe, myActivityRe} {
 		for _, m := range re.FindAllStringSubmatch(clause, -1) {
-			what := activityName(m[1])
-			if what == "" || seen[strings.ToLower(what)] {
-				continue
-			}
-			seen[strings.ToLower(what)] = true
-			out = append(out, lore.ExtractedFact{
-				Subject: subject, SubjectType: subjectType, Predicate: "does", Object: what,
-				Text: factText("%s does %s", subject, what), ValidAt: timePtr(ref), Confidence: 0.75,
-			})
+			does(activityName(m[1]))
 		}
 	}
 	if m := verbActivityRe.FindStringSubmatch(clause); m != nil {
-		if what := gerund(strings.ToLower(m[1])); !seen[what] {
-			out = append(out, lore.ExtractedFact{
-				Subject: subject, SubjectType: subjectType, Predicate: "does", Object: what,
-				Text: factText("%s does %s", subject, what), ValidAt: timePtr(ref), Confidence: 0.75,
-			})
-		}
+		does(gerund(strings.ToLower(m[1])))
 	}
 	if m := myInstrumentRe.FindStringSubmatch(clause); m != nil {
 		out = append(out, c.plays(subject, subjectType, m[1], ref))
@@ -117,7 +114,7 @@ func activityName(phrase string) string {
 // → "hiking", "boulder" → "bouldering".
 func gerund(verb string) string {
 	switch {
-	case strings.HasSuffix(verb, "e") && verb != "ski":
+	case strings.HasSuffix(verb, "e"):
 		return strings.TrimSuffix(verb, "e") + "ing"
 	case verb == "swim" || verb == "run" || verb == "jog":
 		return verb + verb[len(verb)-1:] + "ing"

@@ -173,10 +173,10 @@ var (
 	// "Bamse, old elkhound.": a breed said after a name with nothing
 	// after it, whose owner is who already has that pet.
 	bareBreedRe = regexp.MustCompile(nameRe + `,\s+(?i:` + breedAlt + `)\s*(?:[.;!?]|$)`)
+	// "Bran — that's our sheepdog": a name, then the breed it is.
+	thatsBreedRe = regexp.MustCompile(nameRe + `\s*(?:—|–|-|,|\()\s*(?i:that's|that’s|thats|that\s+is)\s+(?i:(my|our)\s+` + breedAlt + `)\b`)
 	// "run Biscuit to the groomer, he's our basset hound": the breed of
 	// the pet named last before the comma.
-	// "Bran — that's our sheepdog": a name, then the breed it is.
-	thatsBreedRe   = regexp.MustCompile(nameRe + `\s*(?:—|–|-|,|\()\s*(?i:that's|that’s|thats|that\s+is)\s+(?i:(my|our)\s+` + breedAlt + `)\b`)
 	pronounBreedRe = regexp.MustCompile(`,\s+(?i:he|she|it)(?:'s|’s|\s+is)\s+(?i:(my|our)\s+` + breedAlt + `)\b`)
 	// "my beagle Rosie", "that beagle Rosie"
 	breedNameRe = regexp.MustCompile(`(?i:\b(my|our|a|an|that|the|his|her|their)\s+` + breedAlt + `)\s+` + nameRe)
