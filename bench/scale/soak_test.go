@@ -32,9 +32,9 @@ import (
 // (default 10s) and fails on any error, on an acknowledged episode that is
 // not found at the end (or one of the last 5,000 to 10,000 deleted that
 // is), and on resident memory (default mode only, unless
-// LORE_SOAK_GROWTH=report) or open files growing more than 10% from the
-// end of the warm-up (the live set full, and at least a fifth of the run)
-// to the end.
+// LORE_SOAK_GROWTH=report) or open files growing more than 10% (and more
+// than the reader pool's files) from the end of the warm-up (the live set
+// full, and at least a fifth of the run) to the end.
 //
 //	LORE_SOAK=2m go test ./bench/scale -run TestSoak -v -timeout 10m
 func TestSoak(t *testing.T) {
@@ -329,8 +329,13 @@ func TestSoak(t *testing.T) {
 			}
 			report("resident memory grew from %d to %d bytes after warm-up (> 10%%)", warm.rss, last.rss)
 		}
-		if float64(last.files) > 1.1*float64(warm.files) {
-			t.Errorf("open files grew from %d to %d after warm-up (> 10%%)", warm.files, last.files)
+		// The store's reader pool opens connections as concurrency asks
+		// for them and keeps them: each holds the database and its WAL
+		// open, so a connection first needed after warm-up adds two files
+		// without any leak (a CI run saw 17 → 19). A leak grows past that.
+		poolSlack := int64(2 * max(4, runtime.GOMAXPROCS(0)))
+		if grown := last.files - warm.files; float64(last.files) > 1.1*float64(warm.files) && grown > poolSlack {
+			t.Errorf("open files grew from %d to %d after warm-up (> 10%% and > %d, the reader pool's files)", warm.files, last.files, poolSlack)
 		}
 	} else if total >= time.Minute {
 		t.Errorf("the live set never filled (%d samples); memory growth cannot be judged", len(samples))
