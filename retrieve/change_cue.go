@@ -33,22 +33,26 @@ func applyChangeCue(c *candidateSet, f fused, top int, weight float64) {
 			turns = append(turns, id)
 		}
 	}
-	slices.SortFunc(turns, func(a, b string) int {
-		if f.Scores[a] != f.Scores[b] {
-			if f.Scores[a] > f.Scores[b] {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(a, b)
-	})
-	if len(turns) > top {
-		turns = turns[:top]
-	}
+	turns = bestFirst(turns, f.Scores, top)
 	for _, id := range turns {
 		if holdsPhrase(words(c.episodes[id].Content), changeCues) {
 			f.Scores[id] *= 1 + weight
 			detail(f.Details, id)[SignalChangeCue] = 1 + weight
 		}
 	}
+}
+
+// bestFirst orders ids by score, best first (ties by id), and keeps the
+// top of them.
+func bestFirst(ids []string, scores map[string]float64, top int) []string {
+	slices.SortFunc(ids, func(a, b string) int {
+		if scores[a] != scores[b] {
+			if scores[a] > scores[b] {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+	return ids[:min(len(ids), top)]
 }

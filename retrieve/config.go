@@ -208,6 +208,14 @@ type Config struct {
 	// 0: off.
 	ChangeCue    float64 `json:"change_cue"`
 	ChangeCueTop int     `json:"change_cue_top"`
+	// SupersedeTop gives a later user turn among the SupersedeTop best
+	// candidates the place of the earlier ones whose value it changes,
+	// which fall just below it (supersede.go), when the query asks what
+	// holds now; 0: off. 0 → 10 (relational pass@1, fresh ingests):
+	// tuning sets 847 → 849 of 975 (probe_o 0.650 → 0.683, none down),
+	// unseen sets 750 → 753 of 960 (four +1, one −1); 5 the same, 20
+	// unseen 752; LoCoMo and LongMemEval, both halves, unchanged.
+	SupersedeTop int `json:"supersede_top"`
 	// OtherSubject multiplies by OtherSubject the candidates a query about
 	// the user alone matches only where they speak of someone else (a
 	// fact of another subject, a turn whose topic words stand in clauses
@@ -312,6 +320,7 @@ func DefaultConfig() Config {
 		EndingCue:           0.3,
 		ChangeCue:           0.5,
 		ChangeCueTop:        5,
+		SupersedeTop:        10,
 		CorrectionCue:       0.3,
 		OtherSubject:        0.5,
 		SelfNoExpansion:     true,

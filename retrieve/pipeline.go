@@ -138,6 +138,13 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	if cfg.AssistantFactor > 0 && cfg.AssistantFactor < 1 && !asksAssistant(a.Words) {
 		applyAssistantFactor(c, f, cfg.AssistantFactor)
 	}
+	if cfg.SupersedeTop > 0 && len(a.Spans) == 0 && !asksStill(a.Words) && (asksCurrent(a.Words) || asksPresent(a.Words)) {
+		parse := p.temporal()
+		applySupersession(c, f, a.Terms, cfg.SupersedeTop, at, func(w string) bool {
+			// A bare month is a time only after "in".
+			return len(parse(w, now)) > 0 || len(parse("in "+w, now)) > 0
+		})
+	}
 
 	applyProfileRerank(c, f, req.personal, cfg.Profile)
 	applyProfileEvidence(c, f, req.personal, cfg.Profile) // profile_evidence.go
@@ -853,6 +860,7 @@ func explain(signals []signal, f fused, id string) map[string]float64 {
 	// The context share and the speaker factor apply after fusion; they
 	// are not signals.
 	for _, name := range []string{SignalContext, SignalTurn, SignalSpeaker, SignalAssistant, SignalRecency, SignalAnswer, SignalEnded, SignalProfile, SignalProfileEvidence, SignalRelevance, SignalSuccessPenalty, SignalPolicy,
+		SignalOtherSubject, SignalEndingCue, SignalChangeCue, SignalCorrectionCue, SignalSupersedes, SignalSuperseded,
 		SignalPersonal, SignalFrequency, SignalSuccess} { // the last three as factors (Personal.Multiply)
 		if v, ok := f.Details[id][name]; ok {
 			out[name] = v
