@@ -138,7 +138,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	if cfg.AssistantFactor > 0 && cfg.AssistantFactor < 1 && !asksAssistant(a.Words) {
 		applyAssistantFactor(c, f, cfg.AssistantFactor)
 	}
-	if cfg.SupersedeTop > 0 && len(a.Spans) == 0 && !asksStill(a.Words) && (asksCurrent(a.Words) || asksPresent(a.Words)) {
+	if cfg.SupersedeTop > 0 && len(a.Spans) == 0 && !asksStill(a.Words) && !asksPast(a.Words) {
 		parse := p.temporal()
 		applySupersession(c, f, a.Terms, cfg.SupersedeTop, at, func(w string) bool {
 			// A bare month is a time only after "in".

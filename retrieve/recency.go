@@ -1,6 +1,7 @@
 package retrieve
 
 import (
+	"slices"
 	"time"
 
 	"github.com/lore-memory/lore"
@@ -41,6 +42,19 @@ func asksPresent(ws []string) bool {
 		}
 	}
 	return false
+}
+
+// asksPast reports whether a query asks in the past tense ("Which firm
+// was I working for?", "What did I drive?"): what held then, which a later
+// change does not undo.
+func asksPast(ws []string) bool {
+	return slices.ContainsFunc(ws, func(w string) bool {
+		switch w {
+		case "was", "were", "did", "had", "used":
+			return true
+		}
+		return false
+	})
 }
 
 // when is the world time a candidate speaks for: when a turn was said,

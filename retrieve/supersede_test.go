@@ -58,3 +58,20 @@ func TestApplySupersession(t *testing.T) {
 		t.Errorf("as of day 3, old = %v, want 0.8", f.Scores["old"])
 	}
 }
+
+// TestAsksPast: a past-tense question asks what held then; supersession
+// leaves it alone.
+func TestAsksPast(t *testing.T) {
+	for q, want := range map[string]bool{
+		"Which firm was I working for?":   true,
+		"What did I drive before?":        true,
+		"Where does my sister live?":      false,
+		"Which gym am I a member of?":     false,
+		"What instrument do I play now?":  false,
+		"What car did we have last year?": true,
+	} {
+		if got := asksPast(words(q)); got != want {
+			t.Errorf("asksPast(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
