@@ -138,9 +138,10 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	if cfg.AssistantFactor > 0 && cfg.AssistantFactor < 1 && !asksAssistant(a.Words) {
 		applyAssistantFactor(c, f, cfg.AssistantFactor)
 	}
+	var superseded map[string]string
 	if cfg.SupersedeTop > 0 && len(a.Spans) == 0 && !asksStill(a.Words) && !asksPast(a.Words) {
 		parse := p.temporal()
-		applySupersession(c, f, a.Terms, cfg.SupersedeTop, at, func(w string) bool {
+		superseded = applySupersession(c, f, a.Terms, cfg.SupersedeTop, at, func(w string) bool {
 			// A bare month is a time only after "in".
 			return len(parse(w, now)) > 0 || len(parse("in "+w, now)) > 0
 		})
@@ -165,6 +166,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	unbounded.Threshold = 0
 	ordered := p.policyResults(req, p.filter(unbounded, at, c, f))
 	ordered = addTurnEvidence(ordered, turnShare(cfg.TurnEvidence, c), shownSources, f) // turns.go
+	ordered = keepBelow(ordered, superseded, f)                                         // supersede.go
 	ordered = atLeast(ordered, req.Threshold)
 	ordered = currentFirst(ordered, at, req.IncludeInvalidated)
 	ordered = mmr(ordered, req.TopK, cfg.MMR) // mmr.go

@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/lore-memory/lore"
@@ -23,8 +24,10 @@ const SignalSupersedes = "supersedes"
 // "yes i left netball", "I changed my Spanish class to Italian"): a word
 // of the earlier candidate's answer (answerWords) that a change or ending
 // phrase of the later turn acts on (changedWords) says the earlier value
-// no longer holds.
-func applySupersession(c *candidateSet, f fused, topic []string, top int, at asOf, isTime func(string) bool) {
+// no longer holds. It returns, for each candidate superseded, the turn
+// that superseded it (keepBelow holds the order after later stages).
+func applySupersession(c *candidateSet, f fused, topic []string, top int, at asOf, isTime func(string) bool) map[string]string {
+	by := map[string]string{}
 	ids := make([]string, 0, len(f.Scores))
 	for id := range f.Scores {
 		ids = append(ids, id)
@@ -70,8 +73,37 @@ func applySupersession(c *candidateSet, f fused, topic []string, top int, at asO
 			factor := best * supersededBelow / f.Scores[x]
 			f.Scores[x] *= factor
 			detail(f.Details, x)[SignalSuperseded] = factor
+			by[x] = b
 		}
 	}
+	return by
+}
+
+// keepBelow puts each superseded result back just below the turn that
+// superseded it where a later stage (turn evidence) lifted it above, and
+// restores score order.
+func keepBelow(results []Result, by map[string]string, f fused) []Result {
+	if len(by) == 0 {
+		return results
+	}
+	moved := false
+	for i := range results {
+		r := &results[i]
+		b, ok := by[r.ID]
+		if !ok {
+			continue
+		}
+		if limit := f.Scores[b] * supersededBelow; r.Score > limit {
+			detail(f.Details, r.ID)[SignalSuperseded] *= limit / r.Score
+			r.Score = limit
+			f.Scores[r.ID] = limit
+			moved = true
+		}
+	}
+	if moved {
+		sort.SliceStable(results, func(i, j int) bool { return results[i].Score > results[j].Score })
+	}
+	return results
 }
 
 // supersededBelow is where a superseded candidate lands: just below the

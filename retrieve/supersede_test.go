@@ -75,3 +75,14 @@ func TestAsksPast(t *testing.T) {
 		}
 	}
 }
+
+// TestKeepBelow: a superseded result that turn evidence lifted above the
+// turn that superseded it goes back just below it, in score order.
+func TestKeepBelow(t *testing.T) {
+	f := fused{Scores: map[string]float64{"fact": 1.2, "new": 1.0, "other": 0.5}, Details: map[string]map[string]float64{"fact": {SignalSuperseded: 0.99}}}
+	results := []Result{{ID: "fact", Score: 1.2}, {ID: "new", Score: 1.0}, {ID: "other", Score: 0.5}}
+	got := keepBelow(results, map[string]string{"fact": "new"}, f)
+	if got[0].ID != "new" || got[1].ID != "fact" || got[1].Score != 0.99 || f.Scores["fact"] != 0.99 {
+		t.Errorf("got %+v, want new, then fact at 0.99", got)
+	}
+}
