@@ -219,6 +219,15 @@ type Config struct {
 	// questions about the user, 849 / 753); LoCoMo and LongMemEval, both
 	// halves, unchanged.
 	SupersedeTop int `json:"supersede_top"`
+	// PathFactor multiplies the relation facts walked to reach the
+	// entities a query resolved ("Arne is user's husband") when it asks an
+	// attribute of them ("where does my husband's sister live?"): the path
+	// is not the answer. 0 or 1: off. 1 → 0.9 (relational pass@1, fresh
+	// ingests): tuning sets 851 → 853 of 975 (probe_g, probe_k +1), unseen
+	// sets 756 → 760 of 960 (probe_ad, l, u, v +1, none down); 0.8 and 0.5:
+	// the same tuning, unseen 759 (probe_z −1), and 0.8 costs LoCoMo
+	// validate one question of session all@5 (0.815 → 0.811).
+	PathFactor float64 `json:"path_factor"`
 	// OtherSubject multiplies by OtherSubject the candidates a query about
 	// the user alone matches only where they speak of someone else (a
 	// fact of another subject, a turn whose topic words stand in clauses
@@ -324,6 +333,7 @@ func DefaultConfig() Config {
 		ChangeCue:           0.5,
 		ChangeCueTop:        5,
 		SupersedeTop:        10,
+		PathFactor:          0.9,
 		CorrectionCue:       0.3,
 		OtherSubject:        0.5,
 		SelfNoExpansion:     true,

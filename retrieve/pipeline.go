@@ -118,6 +118,14 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 	if cfg.AnswerBoost > 0 {
 		applyAnswerBoost(c, f, cfg.AnswerBoost)
 	}
+	if cfg.PathFactor > 0 && cfg.PathFactor < 1 {
+		for _, id := range c.path {
+			if _, ok := f.Scores[id]; ok {
+				f.Scores[id] *= cfg.PathFactor
+				detail(f.Details, id)[SignalPath] = cfg.PathFactor
+			}
+		}
+	}
 	if cfg.Signals.Graph && cfg.EndedShare > 0 {
 		applyEndedShare(c, f, at, cfg.EndedShare, a.Words)
 	}
@@ -242,6 +250,7 @@ type candidateSet struct {
 	entities []*lore.Entity  // linked from the query, for the response
 	mentions *mentions       // the relation stage's, scored after hydration
 	answers  map[string]bool // facts stating the attribute asked of a resolved entity
+	path     []string        // relation facts walked to an entity whose attribute is asked
 	self     *lore.Entity    // the user's entity when the query asks about the user alone
 	resolved []string        // the ids of the entities the query's roles and names resolved to
 }
@@ -392,6 +401,7 @@ func (p *Pipeline) candidates(ctx context.Context, req Request, kinds []lore.Doc
 	if related.signal.Scores != nil {
 		c.mentions = related.mentions
 		c.answers = related.answers
+		c.path = related.path
 		c.self = related.self
 		c.resolved = related.resolved
 		for id, k := range related.kind {
@@ -508,6 +518,9 @@ type walkResult struct {
 	self *lore.Entity
 	// resolved are the ids of the entities the relation stage resolved.
 	resolved []string
+	// path are the relation facts walked to reach the resolved entities
+	// when the query asks an attribute of them, not who they are.
+	path []string
 }
 
 // walk scores the facts around the linked entities. When episodes are
@@ -862,7 +875,7 @@ func explain(signals []signal, f fused, id string) map[string]float64 {
 	// The context share and the speaker factor apply after fusion; they
 	// are not signals.
 	for _, name := range []string{SignalContext, SignalTurn, SignalSpeaker, SignalAssistant, SignalRecency, SignalAnswer, SignalEnded, SignalProfile, SignalProfileEvidence, SignalRelevance, SignalSuccessPenalty, SignalPolicy,
-		SignalOtherSubject, SignalEndingCue, SignalChangeCue, SignalCorrectionCue, SignalSupersedes, SignalSuperseded,
+		SignalOtherSubject, SignalPath, SignalEndingCue, SignalChangeCue, SignalCorrectionCue, SignalSupersedes, SignalSuperseded,
 		SignalPersonal, SignalFrequency, SignalSuccess} { // the last three as factors (Personal.Multiply)
 		if v, ok := f.Details[id][name]; ok {
 			out[name] = v

@@ -379,6 +379,11 @@ func relationScores(facts, edges []*lore.Fact, topic, hints, typed []string) (ma
 	return out, answers
 }
 
+// SignalPath names the factor a relation fact's score was multiplied by
+// because the query asks an attribute of the entity it leads to, not who
+// that entity is, in Result.ScoreDetails.
+const SignalPath = "path"
+
 // relationBase is the relation score of a fact about a resolved entity
 // that has none of the query's topic words: enough to make it a candidate,
 // little beside one that answers.
@@ -447,6 +452,11 @@ func relationSignal(r resolved, facts, self []*lore.Fact, a analysis, kinds []lo
 	}
 	hints := questionHints(a.Words)
 	scores, answers := relationScores(valid, r.edges, topic, hints, typed)
+	if len(topic) > 0 || len(hints) > 0 || len(typed) > 0 {
+		for _, f := range r.edges {
+			out.path = append(out.path, f.ID)
+		}
+	}
 	if len(topic) > 0 || len(typed) > 0 {
 		var mine []*lore.Fact
 		for _, f := range self {
