@@ -205,7 +205,11 @@ type Config struct {
 	// ChangeCue multiplies by 1 + ChangeCue the user turns among the
 	// ChangeCueTop best candidate turns that say a value changed
 	// (change_cues.txt) when the query asks what holds for the user now;
-	// 0: off.
+	// 0: off. 0.5 → 0.2 once supersession was in (session 26; relational
+	// pass@1, fresh ingests): tuning sets 853 → 856 of 975, unseen 841 →
+	// 843 of 1080 (aa, ae, c, u +1; h, t −1); 0.3 and 0.4: unseen 843,
+	// tuning 855 / 854; 0: tuning 848, unseen 840. LoCoMo and LongMemEval
+	// unchanged.
 	ChangeCue    float64 `json:"change_cue"`
 	ChangeCueTop int     `json:"change_cue_top"`
 	// SupersedeTop gives a later user turn among the SupersedeTop best
@@ -330,7 +334,7 @@ func DefaultConfig() Config {
 		CurrentRecency:      0.6,
 		PresentRecency:      0.2,
 		EndingCue:           0.3,
-		ChangeCue:           0.5,
+		ChangeCue:           0.2,
 		ChangeCueTop:        5,
 		SupersedeTop:        10,
 		PathFactor:          0.9,
