@@ -44,7 +44,7 @@ func applySupersession(c *candidateSet, f fused, topic []string, top int, at asO
 	}
 	for i, b := range ids {
 		ep := c.episodes[b]
-		if c.kind[b] != lore.KindEpisode || ep == nil || ep.Role != "user" || ep.OccurredAt.After(at.T) {
+		if c.kind[b] != lore.KindEpisode || ep == nil || ep.Role != "user" || ep.OccurredAt.After(at.T) || f.Scores[b] <= 0 {
 			continue
 		}
 		changed := changedWords(ep.Content, query, isTime)
