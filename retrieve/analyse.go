@@ -141,6 +141,9 @@ func ngrams(ws []string, n int) []string {
 	return out
 }
 
+// sentenceEnds are the runes that end a sentence or a list item.
+const sentenceEnds = ".!?;\n"
+
 // stem reduces a word to a crude stem for comparing texts with each other
 // (near-duplicate detection): plural and -ing/-ed endings go. The index
 // stems on its own; stems are never sent to it.

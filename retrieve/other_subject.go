@@ -57,7 +57,7 @@ func applyOtherSubject(c *candidateSet, f fused, topic []string, user *lore.Enti
 // word stands in a clause about someone other than the speaker.
 func aboutOthers(text string, want map[string]bool) bool {
 	found := false
-	for sentence := range strings.FieldsFuncSeq(text, func(r rune) bool { return strings.ContainsRune(".!?;\n", r) }) {
+	for sentence := range strings.FieldsFuncSeq(text, func(r rune) bool { return strings.ContainsRune(sentenceEnds, r) }) {
 		toks := words(sentence)
 		for i, t := range toks {
 			if isStopword(t) || !want[stem(t)] {

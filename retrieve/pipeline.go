@@ -119,12 +119,7 @@ func (p *Pipeline) search(ctx context.Context, req Request) (*Response, error) {
 		applyAnswerBoost(c, f, cfg.AnswerBoost)
 	}
 	if cfg.PathFactor > 0 && cfg.PathFactor < 1 {
-		for _, id := range c.path {
-			if _, ok := f.Scores[id]; ok {
-				f.Scores[id] *= cfg.PathFactor
-				detail(f.Details, id)[SignalPath] = cfg.PathFactor
-			}
-		}
+		applyPathFactor(c, f, cfg.PathFactor)
 	}
 	if cfg.Signals.Graph && cfg.EndedShare > 0 {
 		applyEndedShare(c, f, at, cfg.EndedShare, a.Words)

@@ -384,6 +384,17 @@ func relationScores(facts, edges []*lore.Fact, topic, hints, typed []string) (ma
 // that entity is, in Result.ScoreDetails.
 const SignalPath = "path"
 
+// applyPathFactor multiplies by factor the relation facts walked to the
+// entities whose attribute the query asks (candidateSet.path).
+func applyPathFactor(c *candidateSet, f fused, factor float64) {
+	for _, id := range c.path {
+		if _, ok := f.Scores[id]; ok {
+			f.Scores[id] *= factor
+			detail(f.Details, id)[SignalPath] = factor
+		}
+	}
+}
+
 // relationBase is the relation score of a fact about a resolved entity
 // that has none of the query's topic words: enough to make it a candidate,
 // little beside one that answers.

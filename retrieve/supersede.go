@@ -42,12 +42,15 @@ func applySupersession(c *candidateSet, f fused, topic []string, top int, at asO
 			selectors[stem(w)] = true
 		}
 	}
+	// A candidate's answer words, read once however many later turns
+	// are checked against it.
+	answers := map[string]map[string]bool{}
 	for i, b := range ids {
 		ep := c.episodes[b]
 		if c.kind[b] != lore.KindEpisode || ep == nil || ep.Role != "user" || ep.OccurredAt.After(at.T) || f.Scores[b] <= 0 {
 			continue
 		}
-		changed := changedWords(ep.Content, query, isTime)
+		changed := changedWords(ep.Content, query)
 		if len(changed) == 0 {
 			continue
 		}
@@ -58,7 +61,13 @@ func applySupersession(c *candidateSet, f fused, topic []string, top int, at asO
 				continue
 			}
 			t := when(c, x)
-			if t.IsZero() || !t.Before(ep.OccurredAt) || !sharesWord(answerWords(c, x, query, selectors), changed) {
+			if t.IsZero() || !t.Before(ep.OccurredAt) {
+				continue
+			}
+			if _, ok := answers[x]; !ok {
+				answers[x] = answerWords(c, x, query, selectors)
+			}
+			if !changesAnswer(changed, answers[x], isTime) {
 				continue
 			}
 			replaced = append(replaced, x)
@@ -111,16 +120,15 @@ func keepBelow(results []Result, by map[string]string, f fused) []Result {
 // is left as it was.
 const supersededBelow = 0.99
 
-// changedWords are the stems of the words a change or ending phrase, not
-// negated, acts on: up to changeReach content words after it in its clause
+// changedWords are the words a change or ending phrase, not negated, acts
+// on, by stem: up to changeReach content words after it in its clause
 // ("canceled Planet Fitness"; not "Javier retired", where the change is
-// his, not the speaker's), less the query's own words and words of time
-// ("a big change since January" changes no January).
-func changedWords(text string, query map[string]bool, isTime func(string) bool) map[string]bool {
-	out := map[string]bool{}
+// his, not the speaker's), less the query's own words.
+func changedWords(text string, query map[string]bool) map[string]string {
+	out := map[string]string{}
 	take := func(w string) {
-		if len(w) >= 3 && !isStopword(w) && !query[stem(w)] && changeAt([]string{w}, 0) == 0 && !isTime(w) {
-			out[stem(w)] = true
+		if len(w) >= 3 && !isStopword(w) && !query[stem(w)] && changeAt([]string{w}, 0) == 0 {
+			out[stem(w)] = w
 		}
 	}
 	for _, s := range clausesOf(text) {
@@ -136,6 +144,18 @@ func changedWords(text string, query map[string]bool, isTime func(string) bool) 
 		}
 	}
 	return out
+}
+
+// changesAnswer reports whether a changed word is one of an answer's
+// words and no word of time ("a big change since January" changes no
+// January). Time is asked last: parsing a word is the costly test.
+func changesAnswer(changed map[string]string, answer map[string]bool, isTime func(string) bool) bool {
+	for st, w := range changed {
+		if answer[st] && !isTime(w) {
+			return true
+		}
+	}
+	return false
 }
 
 // changeReach is how many words after a change phrase it acts on within
@@ -176,7 +196,7 @@ func answerWords(c *candidateSet, id string, query, selectors map[string]bool) m
 			return nil
 		}
 		out := map[string]bool{}
-		for _, s := range splitAt(ep.Content, ".!?;\n,") {
+		for _, s := range splitAt(ep.Content, sentenceEnds+",") {
 			set := stemSet(s)
 			if !sharesWord(set, selectors) {
 				continue
@@ -185,7 +205,7 @@ func answerWords(c *candidateSet, id string, query, selectors map[string]bool) m
 				out[w] = true
 			}
 		}
-		if len(out) == 0 && len(splitAt(ep.Content, ".!?;\n")) <= 2 {
+		if len(out) == 0 && len(splitAt(ep.Content, sentenceEnds)) <= 2 {
 			out = stemSet(ep.Content)
 		}
 		for w := range query {
@@ -198,7 +218,7 @@ func answerWords(c *candidateSet, id string, query, selectors map[string]bool) m
 
 // clausesOf splits a text at sentence ends, line breaks, commas, dashes,
 // colons and brackets: the reach of a change phrase.
-func clausesOf(text string) []string { return splitAt(text, ".!?;\n,:()—–") }
+func clausesOf(text string) []string { return splitAt(text, sentenceEnds+",:()—–") }
 
 // splitAt splits a text at any of the runes in seps.
 func splitAt(text, seps string) []string {
